@@ -1,0 +1,58 @@
+"""Typed errors shared by every rules engine.
+
+Every error carries a stable snake_case ``code`` (what a client or a test matches on) and a
+message naming the rule it enforces. Raising one never changes a game state: engines are pure
+functions of (state, action), so a refused action leaves the caller's state as it was.
+"""
+
+from __future__ import annotations
+
+
+class MazziereError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+    default_code = "error"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code: str = code or self.default_code
+        self.message: str = message
+
+    def __str__(self) -> str:
+        return f"[{self.code}] {self.message}"
+
+
+class OptionError(MazziereError, ValueError):
+    """An options object or preset could not be built (unknown name, bad value, bad mix)."""
+
+    default_code = "invalid_options"
+
+
+class UnknownOption(OptionError):
+    """An option or preset name that does not exist."""
+
+    default_code = "unknown_option"
+
+
+class MalformedAction(MazziereError, ValueError):
+    """An action that cannot be parsed or is not well formed (missing colour, bad seat...)."""
+
+    default_code = "malformed_action"
+
+
+class IllegalAction(MazziereError):
+    """A well-formed action the rules do not allow now."""
+
+    default_code = "illegal_action"
+
+
+class NotYourTurn(IllegalAction):
+    """An action from a seat that may not act now."""
+
+    default_code = "not_your_turn"
+
+
+class GameOver(IllegalAction):
+    """Any action after the game (match) has ended."""
+
+    default_code = "game_over"

@@ -1,0 +1,222 @@
+"""Random sources for shuffles and every other chance event (platform.md "Fairness").
+
+Two sources implement one small interface:
+
+* :class:`ShakeRng`, the production source: a 256-bit seed (from the OS's cryptographic
+  source, :meth:`ShakeRng.from_os`) expanded by SHAKE-256 used as an extendable-output function
+  in counter mode. It is the default everywhere.
+* :class:`SplitMixRng`, a fast, non-cryptographic SplitMix64 stream for simulations and the
+  compiled kernels, which re-implement it bit for bit (:mod:`mazziere.sim`).
+
+Both draw integers with :meth:`randbelow` by rejection sampling (no modulo bias) and shuffle with
+Fisher-Yates. ``spawn()`` derives a child source with a fresh seed from the stream: the engines
+spawn one per hand, so each hand has its own 256-bit seed whose hash (``commitment``) can be
+published before the hand and the seed revealed after it. Sources are copied, never shared, when
+a game state is advanced, so states stay immutable values and replays are exact.
+
+>>> a = ShakeRng.from_seed(1); b = ShakeRng.from_seed(1)
+>>> [a.randbelow(100) for _ in range(3)] == [b.randbelow(100) for _ in range(3)]
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import Protocol, TypeVar
+
+T = TypeVar("T")
+
+_MASK64 = (1 << 64) - 1
+
+
+class Rng(Protocol):
+    """What the rules engines need from a random source."""
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+        ...
+
+    def shuffle(self, items: list[T]) -> None:
+        """Shuffle in place (Fisher-Yates)."""
+        ...
+
+    def spawn(self) -> Rng:
+        """A child source with a fresh seed drawn from this stream."""
+        ...
+
+    def copy(self) -> Rng:
+        """An independent copy at the same stream position."""
+        ...
+
+    @property
+    def commitment(self) -> str:
+        """A hex hash of the seed, safe to publish before the hand."""
+        ...
+
+
+def _fisher_yates(rng: Rng, items: list[T]) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.randbelow(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+class ShakeRng:
+    """SHAKE-256 counter-mode stream from a 32-byte seed; unbiased integers by rejection."""
+
+    __slots__ = ("_block", "_buf", "_pos", "seed")
+
+    BLOCK_BYTES = 512
+
+    def __init__(self, seed: bytes) -> None:
+        if len(seed) != 32:
+            raise ValueError("a ShakeRng seed is exactly 32 bytes (256 bits)")
+        self.seed = seed
+        self._block = 0
+        self._buf = b""
+        self._pos = 0
+
+    @classmethod
+    def from_os(cls) -> ShakeRng:
+        """A fresh source seeded from the operating system's cryptographic generator."""
+        return cls(os.urandom(32))
+
+    @classmethod
+    def from_seed(cls, seed: int | str | bytes) -> ShakeRng:
+        """A reproducible source for tests and simulations (the seed is hashed to 256 bits)."""
+        raw = seed if isinstance(seed, bytes) else str(seed).encode()
+        return cls(hashlib.sha256(b"mazziere-seed:" + raw).digest())
+
+    def _refill(self) -> None:
+        h = hashlib.shake_256(self.seed + self._block.to_bytes(8, "big"))
+        self._buf = h.digest(self.BLOCK_BYTES)
+        self._block += 1
+        self._pos = 0
+
+    def _take(self, nbytes: int) -> bytes:
+        if self._pos + nbytes > len(self._buf):
+            self._refill()
+        out = self._buf[self._pos : self._pos + nbytes]
+        self._pos += nbytes
+        return out
+
+    def randbelow(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("randbelow needs n >= 1")
+        if n == 1:
+            return 0
+        limit = (1 << 32) - ((1 << 32) % n)
+        while True:
+            x = int.from_bytes(self._take(4), "big")
+            if x < limit:
+                return x % n
+
+    def randbytes(self, n: int) -> bytes:
+        return b"".join(self._take(1) for _ in range(n))
+
+    def shuffle(self, items: list[T]) -> None:
+        _fisher_yates(self, items)
+
+    def spawn(self) -> ShakeRng:
+        return ShakeRng(self._take(32))
+
+    def copy(self) -> ShakeRng:
+        c = ShakeRng(self.seed)
+        c._block, c._buf, c._pos = self._block, self._buf, self._pos
+        return c
+
+    @property
+    def commitment(self) -> str:
+        return hashlib.sha256(self.seed).hexdigest()
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ShakeRng)
+            and self.seed == other.seed
+            and (self._block, self._pos) == (other._block, other._pos)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.seed, self._block, self._pos))
+
+    def __repr__(self) -> str:
+        return f"ShakeRng(commitment={self.commitment[:12]}…)"
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """One SplitMix64 step: returns (new state, 64-bit output)."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return state, z ^ (z >> 31)
+
+
+class SplitMixRng:
+    """SplitMix64 stream for fast simulation; compiled kernels reproduce it exactly.
+
+    ``randbelow(n)`` takes 64-bit outputs and rejects those at or above the largest multiple of
+    ``n`` below 2**64, then returns ``x % n``.
+    """
+
+    __slots__ = ("seed", "state")
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed & _MASK64
+        self.state = self.seed
+
+    @classmethod
+    def from_seed(cls, seed: int | str | bytes) -> SplitMixRng:
+        if isinstance(seed, int):
+            return cls(seed)
+        raw = seed if isinstance(seed, bytes) else seed.encode()
+        return cls(int.from_bytes(hashlib.sha256(raw).digest()[:8], "big"))
+
+    def next64(self) -> int:
+        self.state, out = splitmix64(self.state)
+        return out
+
+    def randbelow(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("randbelow needs n >= 1")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[T]) -> None:
+        _fisher_yates(self, items)
+
+    def spawn(self) -> SplitMixRng:
+        return SplitMixRng(self.next64())
+
+    def copy(self) -> SplitMixRng:
+        c = SplitMixRng(self.seed)
+        c.state = self.state
+        return c
+
+    @property
+    def commitment(self) -> str:
+        return hashlib.sha256(self.seed.to_bytes(8, "big")).hexdigest()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SplitMixRng) and (self.seed, self.state) == (
+            other.seed,
+            other.state,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.seed, self.state))
+
+    def __repr__(self) -> str:
+        return f"SplitMixRng(seed={self.seed})"
+
+
+def make_rng(seed: int | str | bytes | Rng | None) -> Rng:
+    """The source for a seed: ``None`` -> fresh OS seed; a number/str/bytes -> reproducible."""
+    if seed is None:
+        return ShakeRng.from_os()
+    if isinstance(seed, (int, str, bytes)):
+        return ShakeRng.from_seed(seed)
+    return seed

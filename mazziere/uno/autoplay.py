@@ -1,0 +1,64 @@
+"""The online operator's auto-play rule (seed 004 "Gioco Automatico"), one function for the
+engine's ``timeout`` action and for the ``autoplay`` bot.
+
+On time-out the system plays the playable card of lowest value, never an action or wild
+card; otherwise it draws and passes. Where 004 is silent: a pending +2/+4 is accepted (never
+challenged or stacked); a drawn card is kept, unless ``drawn_card='must_play'`` forces it; the
+first card's colour is the one the hand holds most (ties in R, Y, G, B order); a 7 swap or a 0
+give-four takes the first seat offered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from mazziere.cards.uno import FACE_COLOR, Card, Color
+from mazziere.uno import actions as A
+from mazziere.uno.state import Phase
+
+if TYPE_CHECKING:
+    from mazziere.uno.machine import Machine
+
+
+def choose_autoplay(legal: Sequence[A.Action], hand: Sequence[Card], phase: Phase) -> A.Action:
+    """The auto-play decision among ``legal`` (which must not be empty)."""
+    if phase is Phase.COLOR:
+        counts = [0, 0, 0, 0]
+        for c in hand:
+            if FACE_COLOR[c] >= 0:
+                counts[FACE_COLOR[c]] += 1
+        best = max(range(4), key=lambda i: (counts[i], -i))
+        return A.ChooseColor(Color(best))
+    if phase is Phase.PENDING:
+        return A.ACCEPT
+    plays = [
+        a for a in legal if isinstance(a, A.Play) and len(a.cards) == 1 and a.cards[0].is_number
+    ]
+    if phase is Phase.PLAY:
+        if plays:
+            return min(plays, key=lambda a: (a.cards[0].points, int(a.cards[0])))
+        if A.DRAW in legal:
+            return A.DRAW
+    if phase is Phase.DRAWN and A.PASS in legal:
+        return A.PASS
+    real = [a for a in legal if not isinstance(a, (A.CallUno, A.Catch, A.Challenge))]
+    return (real or list(legal))[0]
+
+
+def autoplay_choice(machine: Machine, seat: int) -> Iterator[A.Action]:
+    """Actions the server applies for a timed-out seat, decided one at a time (draw, then
+    keep or play the drawn card)."""
+    for _ in range(3):
+        if machine.current != seat or machine.phase is Phase.OVER:
+            return
+        legal = [a for a in machine.legal(seat) if not isinstance(a, (A.CallUno, A.Catch))]
+        if not legal:
+            return
+        phase = machine.phase
+        action = choose_autoplay(legal, machine.hands[seat], phase)
+        yield action
+        if phase is Phase.PLAY and not isinstance(action, A.Draw):
+            return
+        if phase in (Phase.DRAWN, Phase.PENDING):
+            return

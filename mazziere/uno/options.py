@@ -1,0 +1,247 @@
+"""Every rule option of uno.md as one frozen value, with its documented default.
+
+Rule variants are data: a :class:`Rules` value holds one choice per option, presets
+(:mod:`mazziere.uno.presets`) are named ``Rules`` values, and ``Rules.with_options(**kw)``
+derives a variant. Unknown option names, bad values and impossible combinations raise
+:class:`~mazziere.errors.OptionError` at construction, never later in a game.
+
+>>> Rules().with_options(stacking="draw2").stacking
+'draw2'
+>>> try:
+...     Rules().with_options(stackin="draw2")
+... except UnknownOption as e:
+...     print(e.code, e.message)
+unknown_option unknown UNO option 'stackin' (did you mean 'stacking'?)
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal, get_args
+
+from mazziere.errors import OptionError, UnknownOption
+
+DealerSelection = Literal["highest", "lowest", "random"]
+FirstCard = Literal["apply", "redraw_non_number"]
+DrawnCard = Literal["may_play", "must_play"]
+TwoPlayerReverse = Literal["skip", "normal", "removed"]
+Wild4Rule = Literal["color", "any_playable", "none"]
+ChallengeBy = Literal["victim", "any"]
+UnoCall = Literal["auto", "catch", "off"]
+Stacking = Literal["none", "draw2", "draw2_draw4", "all"]
+Scoring = Literal["winner", "penalty"]
+Match = Literal["single_hand", "target_points", "fixed_hands"]
+
+MIN_SEATS = 2
+MAX_SEATS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One complete choice of UNO rules. Field comments name the seed each option comes from."""
+
+    # --- table -----------------------------------------------------------------------------
+    min_players: int = 2
+    """Fewest seats allowed (uno.md: 2-10; online 2-4)."""
+    max_players: int = 10
+    """Most seats allowed."""
+    hand_size: int = 7
+    """Cards dealt to each player (all seeds: 7; casino deals 5/4, see uno-casino.md)."""
+    dealer_selection: DealerSelection = "highest"
+    """003 highest number deals (action cards redrawn), 001 lowest, 004 random."""
+    first_card: FirstCard = "apply"
+    """How the first turned card acts: ``apply`` its effect, or ``redraw_non_number`` (000)."""
+
+    # --- a turn ----------------------------------------------------------------------------
+    voluntary_draw: bool = True
+    """A player may draw instead of playing even holding a playable card (001, 003, 004)."""
+    drawn_card: DrawnCard = "may_play"
+    """After drawing, only the drawn card may be played: by choice, or it must be if playable."""
+    two_player_reverse: TwoPlayerReverse = "skip"
+    """With two players Reverse acts as Skip, as a plain reverse, or is removed (001 var. 6)."""
+    draw2_skips: bool = True
+    """The +2's victim also loses the turn (001 var. 5 makes it an option)."""
+    reverse_skip_same: bool = False
+    """Skip and Reverse count as one symbol for matching (001 var. 6)."""
+
+    # --- Wild Draw Four and the challenge --------------------------------------------------
+    wild4_rule: Wild4Rule = "color"
+    """+4 legal only with no other card of the current colour (000/004/Mattel); 003: no other
+    playable card; ``none``: always legal."""
+    wild4_bluff: bool = True
+    """An illegal +4 may be played (and challenged) rather than refused (001/003)."""
+    challenge: bool = True
+    """The +4 may be challenged; the server checks the hand without showing it (003/004)."""
+    challenge_by: ChallengeBy = "victim"
+    """Who may challenge: the victim only (001, Mattel), or any other player."""
+    challenge_guilty_draw: int = 4
+    """Cards the challenged player draws when guilty (003/004: 4)."""
+    challenge_innocent_extra: int = 2
+    """Extra cards the challenger draws when the +4 was legal (4 + 2 = 6)."""
+
+    # --- UNO call ----------------------------------------------------------------------------
+    uno_call: UnoCall = "catch"
+    """``auto`` (004: penalty unless called), ``catch`` (001/003: only if caught), ``off``."""
+    uno_penalty: int = 2
+    """Cards drawn for a missed UNO call."""
+
+    # --- house rules (001) and Mattel's house rules ------------------------------------------
+    stacking: Stacking = "none"
+    """+2 on +2 (``draw2``); also +4 on +2 (``draw2_draw4``); also +4 on +4 (``all``)."""
+    stack_wild4_rule_applies: bool = False
+    """A stacked +4 must obey ``wild4_rule``, judged on the colour before the first +4."""
+    multi_play: bool = False
+    """Several number cards of one number in one turn; the first must match (001)."""
+    burn: bool = False
+    """"Bruciata": two identical number cards matching the discard, next player skipped (001)."""
+    zero_gives_four: bool = False
+    """Playing a 0 lets the player make one chosen player draw 4 (001 var. 7)."""
+    zero_groups: tuple[tuple[int, ...], ...] = ()
+    """Table-declared groups (seat numbers) for ``zero_gives_four``; empty: anyone may be chosen."""
+    seven_swap: bool = False
+    """7: swap hands with a chosen player (Mattel house rule)."""
+    zero_rotate: bool = False
+    """0: every hand passes to the next player in the direction of play (Mattel house rule)."""
+    jump_in: bool = False
+    """A card identical to the discard may be played out of turn (Mattel house rule)."""
+    go_out_on_action: bool = True
+    """False forbids ending the hand on an action or wild card (001's title says true)."""
+
+    # --- scoring and matches ---------------------------------------------------------------
+    scoring: Scoring = "winner"
+    """The one who goes out scores the others' cards, or each scores their own (``penalty``)."""
+    match: Match = "target_points"
+    """``single_hand``, ``target_points`` (first to ``target``) or ``fixed_hands``."""
+    target: int = 500
+    """Points that end a ``target_points`` match (003: 500)."""
+    target_must_lead: bool = False
+    """Online: the winner must also have strictly more points than every other side."""
+    fixed_hands: int = 3
+    """Hands in a ``fixed_hands`` match."""
+    elimination: bool = False
+    """With penalty scoring a player reaching the target leaves; the last one left wins."""
+    teams: bool = False
+    """2 vs 2, partners opposite (seats 0+2 and 1+3); a side scores the opponents' cards."""
+    victory_points: bool = False
+    """Four-player tables: 12/6/2/0 by final rank (teams: 10/6/4/0) (004)."""
+
+    # --- online operator (004) -------------------------------------------------------------
+    turn_time_limit: float | None = None
+    """Seconds per decision; the server sends ``timeout`` when it expires (004)."""
+    autoplay: bool = False
+    """On ``timeout`` the lowest-value playable number card is played, else draw and pass."""
+    abandonment: bool = False
+    """Two-player tables: leaving or timing out ends the match, leaver -1, opponent +1 (004)."""
+    hand_time_limit: float | None = None
+    """Seconds per hand, after which the server ends the hand with no winner (004 ties)."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            allowed = get_args(f.type) if isinstance(f.type, type) else _literal_values(f.type)
+            value = getattr(self, f.name)
+            if allowed and value not in allowed:
+                raise OptionError(
+                    f"option {f.name}={value!r} is not one of {', '.join(map(repr, allowed))}",
+                    "bad_option_value",
+                )
+        self._check_numbers()
+        self._check_combinations()
+
+    def _check_numbers(self) -> None:
+        if not MIN_SEATS <= self.min_players <= self.max_players <= MAX_SEATS:
+            raise OptionError(
+                f"players must satisfy 2 <= min_players <= max_players <= 10, got "
+                f"{self.min_players}..{self.max_players}",
+                "bad_player_count",
+            )
+        if not 1 <= self.hand_size <= 20:
+            raise OptionError("hand_size must be between 1 and 20", "bad_option_value")
+        for name in ("uno_penalty", "challenge_guilty_draw", "challenge_innocent_extra"):
+            if not 0 <= getattr(self, name) <= 10:
+                raise OptionError(f"{name} must be between 0 and 10", "bad_option_value")
+        if self.target < 1 or self.fixed_hands < 1:
+            raise OptionError("target and fixed_hands must be positive", "bad_option_value")
+        for name in ("turn_time_limit", "hand_time_limit"):
+            v = getattr(self, name)
+            if v is not None and v <= 0:
+                raise OptionError(f"{name} must be positive seconds or None", "bad_option_value")
+
+    def _check_combinations(self) -> None:
+        bad: list[str] = []
+        if self.elimination and self.scoring != "penalty":
+            bad.append("elimination needs scoring='penalty' (001 var. 1)")
+        if self.elimination and self.match != "target_points":
+            bad.append("elimination needs match='target_points'")
+        if self.elimination and self.teams:
+            bad.append("elimination cannot be played in teams")
+        if self.teams and not (self.min_players <= 4 <= self.max_players):
+            bad.append("teams are 2 vs 2: the table must allow exactly four players")
+        if self.zero_gives_four and self.zero_rotate:
+            bad.append("zero_gives_four and zero_rotate both give the 0 an effect; pick one")
+        if self.zero_groups and not self.zero_gives_four:
+            bad.append("zero_groups only makes sense with zero_gives_four")
+        for group in self.zero_groups:
+            if len(group) < 2 or any(not 0 <= s < MAX_SEATS for s in group):
+                bad.append("each zero group lists at least two seat numbers 0-9")
+                break
+        if self.autoplay and self.turn_time_limit is None:
+            bad.append("autoplay needs a turn_time_limit")
+        if self.challenge_by == "any" and not self.challenge:
+            bad.append("challenge_by='any' needs challenge=True")
+        if self.stack_wild4_rule_applies and self.stacking not in ("draw2_draw4", "all"):
+            bad.append("stack_wild4_rule_applies needs stacking that lets a +4 be stacked")
+        if bad:
+            raise OptionError("impossible rule combination: " + "; ".join(bad), "bad_combination")
+
+    # ------------------------------------------------------------------------------------------
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    def with_options(self, **changes: Any) -> Rules:
+        """A copy with some options changed; unknown names raise :class:`UnknownOption`."""
+        names = self.option_names()
+        for key in changes:
+            if key not in names:
+                near = difflib.get_close_matches(key, names, n=1)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                raise UnknownOption(f"unknown UNO option {key!r}{hint}")
+        if "zero_groups" in changes:
+            changes["zero_groups"] = tuple(tuple(int(s) for s in g) for g in changes["zero_groups"])
+        return replace(self, **changes)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def check_players(self, players: int) -> None:
+        """Refuse a seat count these rules cannot seat (e.g. 11 players, teams of 3)."""
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise OptionError("the number of players must be an integer", "bad_player_count")
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"these rules seat {self.min_players}-{self.max_players} players, not {players}",
+                "bad_player_count",
+            )
+        if self.teams and players != 4:
+            raise OptionError(
+                f"teams are 2 vs 2 (004 'coppia'): exactly 4 players, not {players}",
+                "bad_player_count",
+            )
+        if self.victory_points and players != 4:
+            raise OptionError(
+                "victory points are defined for four-player tables only (004)", "bad_player_count"
+            )
+        for group in self.zero_groups:
+            if any(s >= players for s in group):
+                raise OptionError(
+                    f"zero group {group} names a seat beyond {players - 1}", "bad_player_count"
+                )
+
+
+def _literal_values(tp: object) -> tuple[object, ...]:
+    """The allowed values of a ``Literal`` field (annotations are strings here)."""
+    if isinstance(tp, str):
+        alias = globals().get(tp)
+        return get_args(alias) if alias is not None else ()
+    return get_args(tp)

@@ -1,0 +1,48 @@
+"""What one seat may see: the only thing bots and clients ever receive (design.md "Views").
+
+A view holds the seat's own hand, public counts, the discard top, scores and the seat's legal
+actions; never another hand, the draw pile order, the random source or whether a +4 was legal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mazziere.cards.uno import Card, Color
+from mazziere.uno.actions import Action
+from mazziere.uno.options import Rules
+from mazziere.uno.state import MatchResult, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    seat: int | None
+    rules: Rules
+    players: int
+    hand_no: int
+    dealer: int
+    phase: Phase
+    current: int
+    direction: int
+    hand: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    top: Card
+    color: Color | None
+    draw_pile_count: int
+    discard_count: int
+    pending: int
+    challengeable: bool
+    drawn: Card | None
+    uno_seat: int | None
+    uno_called: bool
+    in_hand: tuple[bool, ...]
+    active: tuple[bool, ...]
+    scores: tuple[int, ...]
+    hands_won: tuple[int, ...]
+    turns: int
+    result: MatchResult | None
+    legal: tuple[Action, ...]
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat == self.current and self.phase is not Phase.OVER

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install everything the tests need into ./.venv, then lint, type-check and run every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+. .venv/bin/activate
+python -m pip install -q --upgrade pip >/dev/null
+python -m pip install -q -e '.[dev,bench]'
+ruff check mazziere tests benchmarks
+ruff format --check mazziere tests benchmarks
+mypy
+python -m pytest -n auto --doctest-modules mazziere tests "$@"
