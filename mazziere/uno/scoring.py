@@ -88,7 +88,8 @@ class Scoring(Dealing):
                 self._finish_match(ranking[0], ranking, "hands_played")
                 return
         elif rules.elimination:
-            for s in range(self.n):
+            # several out in one hand: the higher total is out first (ranks lower)
+            for s in sorted(range(self.n), key=lambda s: -self.scores[s]):
                 if self.active[s] and self.scores[s] >= rules.target:
                     self.active[s] = False
                     self.eliminated_order.append(s)
