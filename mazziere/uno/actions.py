@@ -12,6 +12,7 @@ for a target seat (7 swap, 0 gives four); the rest are words: ``draw``, ``pass``
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -201,6 +202,12 @@ class EndHand(Action):
 
     def __str__(self) -> str:
         return "end_hand"
+
+
+@functools.lru_cache(maxsize=4096)
+def play_of(cards: tuple[Card, ...], color: Color | None = None, target: int | None = None) -> Play:
+    """The (shared, immutable) ``Play`` of these cards; legal-action lists reuse them."""
+    return Play(cards, color, target)
 
 
 _WORDS: dict[str, type[Action]] = {

@@ -8,7 +8,7 @@ matches, tie-breaks, victory points) <- ``Machine`` (legal actions and applying 
 
 from __future__ import annotations
 
-from typing import Self
+from typing import Self, cast
 
 from mazziere.cards.uno import (
     Card,
@@ -109,13 +109,23 @@ class Core:
     events: list[E.Event]
 
     @classmethod
-    def thaw(cls, s: State) -> Self:
+    def thaw(cls, s: State, readonly: bool = False) -> Self:
+        """A working copy of ``s``. ``readonly=True`` shares the state's tuples and random
+        sources instead of copying them: only for reading (legal actions), never for acting."""
         m = cls()
         m.rules, m.n = s.rules, s.players
-        m.match_rng, m.rng = s.match_rng.copy(), s.rng.copy()
         m.commitment, m.hand_no, m.dealer = s.commitment, s.hand_no, s.dealer
-        m.hands = [list(h) for h in s.hands]
-        m.draw_pile, m.discard, m.removed = list(s.draw_pile), list(s.discard), list(s.removed)
+        if readonly:
+            m.match_rng, m.rng = s.match_rng, s.rng
+            m.hands = cast("list[list[Card]]", s.hands)
+            m.draw_pile = cast("list[Card]", s.draw_pile)
+            m.discard = cast("list[Card]", s.discard)
+            m.removed = cast("list[Card]", s.removed)
+        else:
+            m.match_rng, m.rng = s.match_rng.copy(), s.rng.copy()
+            m.hands = [list(h) for h in s.hands]
+            m.draw_pile, m.discard = list(s.draw_pile), list(s.discard)
+            m.removed = list(s.removed)
         m.color = -1 if s.color is None else int(s.color)
         m.direction, m.current, m.phase = s.direction, s.current, s.phase
         m.pending, m.stack_w4 = s.pending, s.stack_w4

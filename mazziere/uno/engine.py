@@ -47,7 +47,7 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     Server-only actions (``timeout``, ``end_hand``) and ``leave`` are never listed."""
     if state.phase is Phase.OVER or not 0 <= seat < state.players:
         return ()
-    return tuple(Machine.thaw(state).legal(seat))
+    return tuple(Machine.thaw(state, readonly=True).legal(seat))
 
 
 def all_legal_actions(state: State) -> tuple[tuple[int, Action], ...]:
@@ -55,7 +55,7 @@ def all_legal_actions(state: State) -> tuple[tuple[int, Action], ...]:
     seat order after it."""
     if state.phase is Phase.OVER:
         return ()
-    m = Machine.thaw(state)
+    m = Machine.thaw(state, readonly=True)
     out: list[tuple[int, Action]] = []
     for k in range(state.players):
         seat = (state.current + k) % state.players

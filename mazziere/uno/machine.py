@@ -189,15 +189,15 @@ class Machine(Scoring):
         last = cards[-1]
         rules = self.rules
         if last >= WILD_FACE:
-            return [A.Play(cards, col) for col in Color]
+            return [A.play_of(cards, col) for col in Color]
         r = last % 13
         if r == 7 and rules.seven_swap:
-            return [A.Play(cards, None, t) for t in self._others(seat)]
+            return [A.play_of(cards, None, t) for t in self._others(seat)]
         if r == 0 and rules.zero_gives_four:
-            out: list[A.Action] = [A.Play(cards)]
-            out.extend(A.Play(cards, None, t) for t in self._zero_targets(seat))
+            out: list[A.Action] = [A.play_of(cards)]
+            out.extend(A.play_of(cards, None, t) for t in self._zero_targets(seat))
             return out
-        return [A.Play(cards)]
+        return [A.play_of(cards)]
 
     def _others(self, seat: int) -> list[int]:
         return [s for s in range(self.n) if s != seat and self.in_hand[s]]

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from mazziere.cards.uno import FULL_DECK, Card, Color, parse_card, parse_cards
-from mazziere.uno import Action, Rules, State, apply, legal_actions
+from mazziere.uno import Action, Rules, State, apply, legal_actions, new_game
 from mazziere.uno.events import Event
 from mazziere.uno.state import Phase
 
@@ -29,9 +29,6 @@ def position(
     """A state with the given hands (text), discard top, and the next cards to draw (``draw``,
     first drawn first). All other cards fill the draw pile below, so all 108 are present."""
     players = len(hands)
-    base = State.__new__(State)
-    from mazziere.uno import new_game
-
     base = new_game(rules, players, rng=0)
     hand_cards = tuple(parse_cards(h) for h in hands)
     top_card = parse_card(top)
