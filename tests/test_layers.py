@@ -1,0 +1,78 @@
+"""design.md "Layers": rules packages do no I/O and imports only point down."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent / "mazziere"
+RULES_PACKAGES = ("cards", "uno", "casino", "poker")
+FORBIDDEN_IN_RULES = {
+    "os",
+    "sys",
+    "io",
+    "socket",
+    "time",
+    "datetime",
+    "logging",
+    "random",
+    "asyncio",
+    "sqlite3",
+    "subprocess",
+    "threading",
+    "multiprocessing",
+    "pathlib",
+    "shutil",
+    "urllib",
+    "http",
+}
+# package -> packages of mazziere it must not import (imports only point down)
+LOWER_THAN = {
+    "cards": {"uno", "casino", "poker", "sim", "server", "cli"},
+    "uno": {"casino", "poker", "sim", "server", "cli"},
+    "casino": {"poker", "sim", "server", "cli"},
+    "poker": {"uno", "casino", "sim", "server", "cli"},
+}
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def _files(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py")) if (ROOT / package).exists() else []
+
+
+@pytest.mark.parametrize("package", RULES_PACKAGES)
+def test_rules_packages_do_no_io(package: str) -> None:
+    for path in _files(package):
+        forbidden = set(FORBIDDEN_IN_RULES)
+        if "bots" in path.parts:
+            forbidden.discard("random")  # bots receive a random.Random; they never seed one
+        for name in _imports(path):
+            top = name.split(".")[0]
+            assert top not in forbidden, f"{path.relative_to(ROOT)} imports {name}"
+
+
+@pytest.mark.parametrize("package", RULES_PACKAGES)
+def test_imports_only_point_down(package: str) -> None:
+    for path in _files(package):
+        for name in _imports(path):
+            parts = name.split(".")
+            if parts[0] == "mazziere" and len(parts) > 1:
+                assert parts[1] not in LOWER_THAN[package], (
+                    f"{path.relative_to(ROOT)} imports {name}"
+                )
+
+
+def test_uno_rules_package_exists_and_is_checked() -> None:
+    assert len(_files("uno")) >= 10 and len(_files("cards")) >= 2
