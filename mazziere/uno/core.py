@@ -205,7 +205,7 @@ class Core:
         empty (uno.md "A hand" 7); with both exhausted, fewer (or no) cards come."""
         got: list[Card] = []
         for _ in range(count):
-            if not self.draw_pile and not self._reshuffle():
+            if not self.draw_pile and not (self.rules.reshuffle and self._reshuffle()):
                 break
             got.append(self.draw_pile.pop())
         if got:
@@ -226,7 +226,7 @@ class Core:
         return True
 
     def can_draw(self) -> bool:
-        return bool(self.draw_pile) or len(self.discard) > 1
+        return bool(self.draw_pile) or (self.rules.reshuffle and len(self.discard) > 1)
 
     def _advance(self, seat: int) -> None:
         self.current = self.next_seat(seat)

@@ -80,9 +80,11 @@ class Dealing(Core):
         order = [first_seat]
         while len(order) < len(seats):
             order.append(self.next_seat(order[-1]))
-        for _ in range(rules.hand_size):
+        sizes = rules.hand_sizes or (rules.hand_size,) * self.n
+        for k in range(max(sizes[s] for s in order)):
             for seat in order:
-                self.hands[seat].append(self.draw_pile.pop())
+                if k < sizes[seat]:
+                    self.hands[seat].append(self.draw_pile.pop())
         for seat in order:
             h = self.hands[seat]
             self.events.append(E.Dealt(seat, tuple(h), len(h)))

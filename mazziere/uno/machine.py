@@ -75,7 +75,7 @@ class Machine(Scoring):
         m.total_turns = 0
         m.clock = 0
         m.result = None
-        m.dealer = m._choose_dealer()
+        m.dealer = m._choose_dealer() if rules.first_dealer is None else rules.first_dealer
         m._start_hand(first=True)
         return m
 

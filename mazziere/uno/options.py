@@ -48,8 +48,12 @@ class Rules:
     """Most seats allowed."""
     hand_size: int = 7
     """Cards dealt to each player (all seeds: 7; casino deals 5/4, see uno-casino.md)."""
+    hand_sizes: tuple[int, ...] = ()
+    """Cards dealt per seat, overriding ``hand_size`` (000: 4 to the player, 5 to the bank)."""
     dealer_selection: DealerSelection = "highest"
     """003 highest number deals (action cards redrawn), 001 lowest, 004 random."""
+    first_dealer: int | None = None
+    """The seat that deals the first hand, skipping ``dealer_selection`` (000: the bank)."""
     first_card: FirstCard = "apply"
     """How the first turned card acts: ``apply`` its effect, or ``redraw_non_number`` (000)."""
 
@@ -64,6 +68,10 @@ class Rules:
     """The +2's victim also loses the turn (001 var. 5 makes it an option)."""
     reverse_skip_same: bool = False
     """Skip and Reverse count as one symbol for matching (001 var. 6)."""
+
+    reshuffle: bool = True
+    """An empty draw pile is rebuilt from the discards but the top card (uno.md 7); 000 does
+    not: with the pile out, the side that cannot play ends the round."""
 
     # --- Wild Draw Four and the challenge --------------------------------------------------
     wild4_rule: Wild4Rule = "color"
@@ -155,8 +163,8 @@ class Rules:
                 f"{self.min_players}..{self.max_players}",
                 "bad_player_count",
             )
-        if not 1 <= self.hand_size <= 20:
-            raise OptionError("hand_size must be between 1 and 20", "bad_option_value")
+        if not 1 <= self.hand_size <= 20 or any(not 1 <= h <= 20 for h in self.hand_sizes):
+            raise OptionError("hand sizes must be between 1 and 20", "bad_option_value")
         for name in ("uno_penalty", "challenge_guilty_draw", "challenge_innocent_extra"):
             if not 0 <= getattr(self, name) <= 10:
                 raise OptionError(f"{name} must be between 0 and 10", "bad_option_value")
@@ -207,6 +215,8 @@ class Rules:
                 near = difflib.get_close_matches(key, names, n=1)
                 hint = f" (did you mean {near[0]!r}?)" if near else ""
                 raise UnknownOption(f"unknown UNO option {key!r}{hint}")
+        if "hand_sizes" in changes:
+            changes["hand_sizes"] = tuple(int(h) for h in changes["hand_sizes"])
         if "zero_groups" in changes:
             changes["zero_groups"] = tuple(tuple(int(s) for s in g) for g in changes["zero_groups"])
         return replace(self, **changes)
@@ -232,6 +242,13 @@ class Rules:
             raise OptionError(
                 "victory points are defined for four-player tables only (004)", "bad_player_count"
             )
+        if self.hand_sizes and len(self.hand_sizes) != players:
+            raise OptionError(
+                f"hand_sizes lists {len(self.hand_sizes)} seats for {players} players",
+                "bad_player_count",
+            )
+        if self.first_dealer is not None and not 0 <= self.first_dealer < players:
+            raise OptionError(f"first_dealer {self.first_dealer} is not a seat", "bad_player_count")
         for group in self.zero_groups:
             if any(s >= players for s in group):
                 raise OptionError(

@@ -73,7 +73,9 @@ CASINO = Rules(
     min_players=2,
     max_players=2,
     hand_size=4,
-    dealer_selection="random",
+    hand_sizes=(4, 5),
+    first_dealer=1,
+    reshuffle=False,
     first_card="redraw_non_number",
     voluntary_draw=True,
     drawn_card="may_play",
@@ -84,8 +86,10 @@ CASINO = Rules(
     stacking="none",
     match="single_hand",
 )
-"""Seed 000's table rules as far as plain UNO goes (no bluff, no challenge, no UNO call, one
-hand); the casino round itself (5/4 deal, multiplier, bank strategy) is :mod:`mazziere.casino`."""
+"""Seed 000's table rules as far as plain UNO goes: seat 0 is the player ("punta", 4 cards,
+moves first), seat 1 the bank ("banco", 5 cards, deals); a number card starts the discard pile;
+no bluff, no challenge, no UNO call, no stacking, no reshuffle, one hand. The casino round
+itself (stake, multiplier, the bank's strategy) is :mod:`mazziere.casino`."""
 
 PRESETS: Mapping[str, Rules] = MappingProxyType(
     {"classic": CLASSIC, "mattel": MATTEL, "online": ONLINE, "house": HOUSE, "casino": CASINO}
