@@ -129,12 +129,13 @@ def _decode(tp: str, raw: str) -> Any:
 _BY_TAG: dict[str, type[Event]] = {}
 
 
-def _event(cls: type[Any]) -> type[Any]:
+def register_event(cls: type[Any]) -> type[Any]:
+    """Class decorator: make an event type readable by :meth:`Event.parse`."""
     _BY_TAG[cls.tag] = cls
     return cls
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class HandStarted(Event):
     """A new hand: its number, dealer, the seats in it, and the seed commitment."""
@@ -146,7 +147,7 @@ class HandStarted(Event):
     commitment: str
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class DealerCard(Event):
     """A card drawn to choose the dealer (public)."""
@@ -156,14 +157,14 @@ class DealerCard(Event):
     card: Card
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class DealerChosen(Event):
     tag: ClassVar[str] = "dealer_chosen"
     seat: int
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Dealt(Event):
     """Cards dealt to a seat; only that seat sees which."""
@@ -176,7 +177,7 @@ class Dealt(Event):
     count: int
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Turned(Event):
     """A card turned from the draw pile onto the discard pile."""
@@ -185,7 +186,7 @@ class Turned(Event):
     card: Card
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Returned(Event):
     """The first turned card went back into the draw pile."""
@@ -195,7 +196,7 @@ class Returned(Event):
     reason: str
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Played(Event):
     tag: ClassVar[str] = "played"
@@ -206,7 +207,7 @@ class Played(Event):
     jump_in: bool
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Drew(Event):
     """Cards drawn; others learn only how many. ``reason`` says why."""
@@ -220,21 +221,21 @@ class Drew(Event):
     reason: str
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Skipped(Event):
     tag: ClassVar[str] = "skipped"
     seat: int
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Reversed(Event):
     tag: ClassVar[str] = "reversed"
     direction: int
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class ColorChosen(Event):
     tag: ClassVar[str] = "color_chosen"
@@ -242,7 +243,7 @@ class ColorChosen(Event):
     color: Color
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Passed(Event):
     tag: ClassVar[str] = "passed"
@@ -250,7 +251,7 @@ class Passed(Event):
     reason: str
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Reshuffled(Event):
     """The discard pile but its top card became the new draw pile."""
@@ -259,14 +260,14 @@ class Reshuffled(Event):
     count: int
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class UnoCalled(Event):
     tag: ClassVar[str] = "uno_called"
     seat: int
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class UnoMissed(Event):
     """Automatic UNO penalty (``uno_call='auto'``)."""
@@ -275,7 +276,7 @@ class UnoMissed(Event):
     seat: int
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Caught(Event):
     tag: ClassVar[str] = "caught"
@@ -283,7 +284,7 @@ class Caught(Event):
     seat: int
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Challenged(Event):
     tag: ClassVar[str] = "challenged"
@@ -292,7 +293,7 @@ class Challenged(Event):
     guilty: bool
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Swapped(Event):
     tag: ClassVar[str] = "swapped"
@@ -300,14 +301,14 @@ class Swapped(Event):
     other: int
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Rotated(Event):
     tag: ClassVar[str] = "rotated"
     direction: int
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class AutoPlayed(Event):
     """The server acted for a seat whose time ran out."""
@@ -316,21 +317,21 @@ class AutoPlayed(Event):
     seat: int
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Left(Event):
     tag: ClassVar[str] = "left"
     seat: int
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class Eliminated(Event):
     tag: ClassVar[str] = "eliminated"
     seat: int
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
     """End of a hand: winner (``None``: nobody went out), points per seat, totals per side,
@@ -344,7 +345,7 @@ class HandEnded(Event):
     reason: str
 
 
-@_event
+@register_event
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
     """End of the match: winning side, ranking of sides, match points, victory points."""

@@ -1,0 +1,39 @@
+"""UNO CASINO: one player against the house for a stake (uno-casino.md, seed 000)."""
+
+from mazziere.casino.round import (
+    BANK,
+    PLAYER,
+    CasinoRound,
+    CasinoView,
+    RoundResult,
+    apply,
+    default_action,
+    legal_actions,
+    new_round,
+    play_default,
+    settle,
+    simulate_round,
+    view,
+)
+from mazziere.casino.rules import CasinoRules, StakeError, validate_stake
+from mazziere.casino.strategy import BankMemory
+
+__all__ = [
+    "BANK",
+    "PLAYER",
+    "BankMemory",
+    "CasinoRound",
+    "CasinoRules",
+    "CasinoView",
+    "RoundResult",
+    "StakeError",
+    "apply",
+    "default_action",
+    "legal_actions",
+    "new_round",
+    "play_default",
+    "settle",
+    "simulate_round",
+    "validate_stake",
+    "view",
+]

@@ -1,0 +1,298 @@
+"""A UNO CASINO round: one player against the bank for a stake (uno-casino.md, seed 000).
+
+Built on the UNO engine with the ``casino`` preset: seat 0 is the player ("punta", 4 cards,
+moves first), seat 1 the bank ("banco", 5 cards). The player acts through the same
+``legal_actions`` / ``apply`` / ``view`` API as UNO; after each player action the bank's
+fixed strategy plays automatically until the player must decide again or the round is over.
+
+The payout multiplier starts at x3; every card the player draws by choice or for lack of a
+playable card lowers it one step, every card the bank draws for lack of a playable card raises
+it one step (never above x3); +2/+4 cards move nothing. At x1 the player may not draw: with
+nothing to play the bank wins. With the draw pile out, the side that cannot play loses for
+the player: the bank wins. A winning player is paid ``stake * multiplier`` (stake included).
+
+>>> r, _ = new_round(CasinoRules(), 100, rng=SplitMixRng(1))
+>>> while r.result is None:
+...     r, _ = play_default(r)
+>>> r.result.payout in (0, 100, 200, 300)
+True
+
+``turns`` counts every action applied in the round, the player's and the bank's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mazziere.cards.uno import WILD_FACE, Card, Color
+from mazziere.casino.events import MultiplierChanged, RoundEnded
+from mazziere.casino.rules import CasinoRules, validate_stake
+from mazziere.casino.strategy import BankMemory, bank_decision, player_decision
+from mazziere.errors import GameOver, IllegalAction, NotYourTurn
+from mazziere.rng import Rng, SplitMixRng, make_rng
+from mazziere.uno import actions as A
+from mazziere.uno import engine as uno
+from mazziere.uno.events import Drew, Event
+from mazziere.uno.state import Phase, State
+
+PLAYER = 0
+BANK = 1
+MAX_MULTIPLIER = 3
+_PLAYER_DRAWS = ("choice", "no_play")
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """How a round ended. ``payout`` is the total returned to the player in cents."""
+
+    winner: str
+    multiplier: int
+    stake: int
+    payout: int
+    reason: str
+    turns: int
+
+
+@dataclass(frozen=True, slots=True)
+class CasinoRound:
+    """A round in progress or finished. Holds hidden parts: only :func:`view` goes out."""
+
+    rules: CasinoRules
+    uno: State
+    stake: int
+    multiplier: int
+    strategy_rng: Rng
+    memory: BankMemory
+    turns: int
+    result: RoundResult | None
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+
+@dataclass(frozen=True, slots=True)
+class CasinoView:
+    """What the player sees: own hand, the bank's card count, the pile, the multiplier."""
+
+    hand: tuple[Card, ...]
+    bank_cards: int
+    top: Card
+    color: Color | None
+    draw_pile_count: int
+    multiplier: int
+    draws_left: int
+    stake: int
+    phase: Phase
+    drawn: Card | None
+    my_turn: bool
+    memory: BankMemory
+    legal: tuple[A.Action, ...]
+    result: RoundResult | None
+
+
+def new_round(
+    rules: CasinoRules,
+    stake: object,
+    rng: Rng | int | str | bytes | None = None,
+    credit: int | None = None,
+) -> tuple[CasinoRound, list[Event]]:
+    """Deal a round for a validated stake (raises ``StakeError`` before anything happens).
+
+    The source first spawns the strategies' tie-break stream, then deals the UNO hand."""
+    amount = validate_stake(stake, rules, credit)
+    src = make_rng(rng).copy()
+    strategy = src.spawn()
+    state, events = uno.new_game_with_events(rules.uno, 2, src)
+    r = CasinoRound(
+        rules=rules,
+        uno=state,
+        stake=amount,
+        multiplier=rules.start_multiplier,
+        strategy_rng=strategy,
+        memory=BankMemory(),
+        turns=0,
+        result=None,
+    )
+    return _advance(r, events)
+
+
+def legal_actions(r: CasinoRound) -> tuple[A.Action, ...]:
+    """The player's legal actions now (none while the round is over)."""
+    if r.result is not None or r.uno.current != PLAYER:
+        return ()
+    acts = uno.legal_actions(r.uno, PLAYER)
+    if r.multiplier <= 1:
+        acts = tuple(a for a in acts if not isinstance(a, A.Draw))
+    return acts
+
+
+def apply(r: CasinoRound, action: A.Action | str) -> tuple[CasinoRound, list[Event]]:
+    """Apply the player's action, then let the bank play until the player's next decision.
+
+    ``timeout`` applies the player's default strategy (000: on expiry the system decides)."""
+    if r.result is not None:
+        raise GameOver("the round is over")
+    if isinstance(action, str):
+        action = A.Action.parse(action)
+    if isinstance(action, A.Timeout):
+        return play_default(r)
+    if r.uno.current != PLAYER:
+        raise NotYourTurn("the bank is playing")
+    if isinstance(action, A.Draw) and r.multiplier <= 1:
+        raise IllegalAction(
+            "at x1 the player may not draw (000 'PAGAMENTI'); play a card if you can",
+            "draw_banned_at_x1",
+        )
+    state, events = uno.apply(r.uno, PLAYER, action)
+    return _after_move(r, state, events, PLAYER, r.strategy_rng)
+
+
+def default_action(r: CasinoRound) -> A.Action:
+    """What the player's default strategy would do now (for display; see play_default)."""
+    return _default(r, r.strategy_rng.copy())
+
+
+def play_default(r: CasinoRound) -> tuple[CasinoRound, list[Event]]:
+    """Decide by the player's default strategy and apply it (time-outs, recovery, RTP)."""
+    if r.result is not None:
+        raise GameOver("the round is over")
+    rng = r.strategy_rng.copy()
+    action = _default(r, rng)
+    state, events = uno.apply(r.uno, PLAYER, action)
+    return _after_move(r, state, events, PLAYER, rng)
+
+
+def _default(r: CasinoRound, rng: Rng) -> A.Action:
+    s = r.uno
+    assert s.color is not None
+    return player_decision(
+        s.hands[PLAYER],
+        s.discard[-1],
+        int(s.color),
+        len(s.hands[BANK]),
+        s.phase,
+        legal_actions(r),
+        r.memory,
+        rng,
+    )
+
+
+def view(r: CasinoRound) -> CasinoView:
+    s = r.uno
+    return CasinoView(
+        hand=s.hands[PLAYER],
+        bank_cards=len(s.hands[BANK]),
+        top=s.discard[-1],
+        color=s.color,
+        draw_pile_count=len(s.draw_pile),
+        multiplier=r.multiplier,
+        draws_left=max(0, r.multiplier - 1),
+        stake=r.stake,
+        phase=s.phase,
+        drawn=s.drawn if s.current == PLAYER else None,
+        my_turn=r.result is None and s.current == PLAYER,
+        memory=r.memory,
+        legal=legal_actions(r),
+        result=r.result,
+    )
+
+
+def settle(r: CasinoRound) -> int:
+    """Cents returned to the player: stake x multiplier on a win, nothing on a loss."""
+    if r.result is None:
+        raise IllegalAction("the round is not over", "round_not_over")
+    return r.result.payout
+
+
+# ------------------------------------------------------------------------------ internals
+def _multiplier_after(m: int, new: list[Event], events: list[Event]) -> int:
+    """000 "PAGAMENTI": a player draw lowers the multiplier, a bank draw for lack of a
+    playable card raises it (at most x3); +2/+4 cards ("draw2"/"draw4") move nothing."""
+    for e in new:
+        if not isinstance(e, Drew):
+            continue
+        if e.seat == PLAYER and e.reason in _PLAYER_DRAWS:
+            m = max(1, m - 1)
+            events.append(MultiplierChanged(m, "player_drew"))
+        elif e.seat == BANK and e.reason == "no_play" and m < MAX_MULTIPLIER:
+            m += 1
+            events.append(MultiplierChanged(m, "bank_drew"))
+    return m
+
+
+def _after_move(
+    r: CasinoRound, state: State, events: list[Event], seat: int, rng: Rng
+) -> tuple[CasinoRound, list[Event]]:
+    m = _multiplier_after(r.multiplier, list(events), events)
+    return _advance(
+        replace(r, uno=state, multiplier=m, turns=r.turns + 1, strategy_rng=rng), events
+    )
+
+
+def _bank_memory(before: State, after: State, action: A.Action, memory: BankMemory) -> BankMemory:
+    """What the player remembers of the bank's latest turn (a play, or a draw it kept)."""
+    if isinstance(action, A.Play):
+        card = action.cards[-1]
+        return BankMemory(
+            last_card=card,
+            played_wild=card == WILD_FACE,
+            chosen_color=action.color if card >= WILD_FACE else None,
+        )
+    if isinstance(action, A.Draw) and not (after.current == BANK and after.phase is Phase.DRAWN):
+        return BankMemory(
+            last_card=memory.last_card, drew_without_playing=True, passed_color=before.color
+        )
+    return memory  # a drawn card about to be played: the turn goes on
+
+
+def _advance(r: CasinoRound, events: list[Event]) -> tuple[CasinoRound, list[Event]]:
+    """Let the bank play; stop at the player's decision or the end of the round."""
+    rng = r.strategy_rng.copy()
+    while True:
+        s = r.uno
+        if s.is_over:
+            assert s.result is not None
+            if s.result.winner == PLAYER:
+                return _finish(r, "player", "player_out", events)
+            return _finish(r, "bank", "bank_out", events)
+        legal = uno.legal_actions(s, s.current)
+        can_play = any(isinstance(a, A.Play) for a in legal)
+        if s.current == PLAYER:
+            if not can_play and (not s.draw_pile or r.multiplier <= 1):
+                reason = "pile_out" if not s.draw_pile else "no_draw_at_x1"
+                return _finish(replace(r, strategy_rng=rng), "bank", reason, events)
+            return replace(r, strategy_rng=rng), events
+        if not can_play and not s.draw_pile:
+            return _finish(replace(r, strategy_rng=rng), "bank", "pile_out", events)
+        assert s.color is not None
+        action = bank_decision(s.hands[BANK], int(s.color), s.phase, legal, rng)
+        state, ev = uno.apply(s, BANK, action)
+        events.extend(ev)
+        m = _multiplier_after(r.multiplier, ev, events)
+        r = replace(
+            r,
+            uno=state,
+            multiplier=m,
+            turns=r.turns + 1,
+            memory=_bank_memory(s, state, action, r.memory),
+            strategy_rng=rng,
+        )
+
+
+def _finish(
+    r: CasinoRound, winner: str, reason: str, events: list[Event]
+) -> tuple[CasinoRound, list[Event]]:
+    payout = r.stake * r.multiplier if winner == "player" else 0
+    result = RoundResult(winner, r.multiplier, r.stake, payout, reason, r.turns)
+    events.append(RoundEnded(winner, r.multiplier, r.stake, payout, reason, r.turns))
+    return replace(r, result=result), events
+
+
+def simulate_round(seed: int) -> tuple[int, int, int]:
+    """One round with both default strategies on ``SplitMixRng(seed)``: (player_won,
+    multiplier, turns). The compiled kernel must give the same triple for every seed."""
+    r, _ = new_round(CasinoRules(), CasinoRules().min_stake, rng=SplitMixRng(seed))
+    while r.result is None:
+        r, _ = play_default(r)
+    return (1 if r.result.winner == "player" else 0, r.result.multiplier, r.result.turns)

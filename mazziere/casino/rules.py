@@ -1,0 +1,88 @@
+"""UNO CASINO table rules and stake validation (uno-casino.md "The round" 1, seed 000).
+
+Money is integer cents. A stake must be whole cents, positive, within the table's limits and
+no more than the session credit; anything else is refused with a :class:`StakeError` before
+any money moves.
+
+>>> validate_stake(500, CasinoRules(), credit=10_000)
+500
+>>> try:
+...     validate_stake(0, CasinoRules())
+... except StakeError as e:
+...     print(e.code)
+stake_not_positive
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from mazziere.errors import MazziereError, OptionError
+from mazziere.uno.options import Rules
+from mazziere.uno.presets import CASINO
+
+
+class StakeError(MazziereError, ValueError):
+    """A stake that cannot be accepted; nothing was debited."""
+
+    default_code = "bad_stake"
+
+
+@dataclass(frozen=True, slots=True)
+class CasinoRules:
+    """One UNO CASINO table: stake limits in cents, start multiplier, decision time."""
+
+    min_stake: int = 10
+    """Smallest stake in cents (table minimum)."""
+    max_stake: int = 10_000
+    """Largest stake in cents (table maximum)."""
+    start_multiplier: int = 3
+    """The payout multiplier a round starts at (000 "PAGAMENTI": x3, x2, x1)."""
+    decision_time_limit: float = 30.0
+    """Seconds per player decision; on expiry the default strategy decides (000)."""
+    uno: Rules = field(default=CASINO)
+    """The UNO rules of the table (preset ``casino``: 4/5 deal, no bluff, no reshuffle...)."""
+
+    def __post_init__(self) -> None:
+        for name in ("min_stake", "max_stake", "start_multiplier"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise OptionError(f"{name} must be an integer", "bad_option_value")
+        if not 0 < self.min_stake <= self.max_stake:
+            raise OptionError(
+                "stake limits must satisfy 0 < min_stake <= max_stake", "bad_option_value"
+            )
+        if not 1 <= self.start_multiplier <= 3:
+            raise OptionError(
+                "the multiplier runs x3, x2, x1: start between 1 and 3", "bad_option_value"
+            )
+        if self.decision_time_limit <= 0:
+            raise OptionError("decision_time_limit must be positive", "bad_option_value")
+        u = self.uno
+        if u.max_players != 2 or u.challenge or u.wild4_bluff or u.stacking != "none":
+            raise OptionError(
+                "a casino table is one player against the bank with no bluff, challenge or "
+                "stacking (uno-casino.md)",
+                "bad_combination",
+            )
+
+
+def validate_stake(stake: object, rules: CasinoRules, credit: int | None = None) -> int:
+    """The stake in cents if acceptable, else :class:`StakeError` naming the rule broken."""
+    if isinstance(stake, bool) or not isinstance(stake, (int, Decimal, float)):
+        raise StakeError("the stake must be a number of cents", "stake_not_integer_cents")
+    if isinstance(stake, (Decimal, float)):
+        if stake != stake or stake != int(stake):  # NaN, or a fraction of a cent
+            raise StakeError("the stake must be whole cents", "stake_not_integer_cents")
+        stake = int(stake)
+    assert isinstance(stake, int)
+    if stake <= 0:
+        raise StakeError("the stake must be more than zero", "stake_not_positive")
+    if stake < rules.min_stake:
+        raise StakeError(f"the table minimum is {rules.min_stake} cents", "stake_below_min")
+    if stake > rules.max_stake:
+        raise StakeError(f"the table maximum is {rules.max_stake} cents", "stake_above_max")
+    if credit is not None and stake > credit:
+        raise StakeError(f"the session credit is {credit} cents", "stake_above_credit")
+    return stake
