@@ -1,0 +1,1 @@
+"""The game server: accounts, wallets and ledger, lobby, live tables, timers, recovery."""

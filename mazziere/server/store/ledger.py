@@ -1,0 +1,141 @@
+"""The append-only, double-entry ledger (platform.md "Money and records").
+
+Every movement is one transaction whose entries sum to zero, written in the caller's database
+transaction (the one that also records the game event causing it) under an idempotency key:
+posting the same key again moves nothing. Books: ``mint`` (where demo credit comes from),
+``wallet:<account>``, ``casino:<session>`` (a table session's credit) and ``house``. Every book
+but ``mint`` and ``house`` must stay at or above zero; the sum of all balances is always zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from mazziere.errors import MazziereError
+from mazziere.server.store.models import Balance, LedgerEntry, LedgerTxn
+
+MINT = "mint"
+HOUSE = "house"
+UNBOUNDED = frozenset({MINT, HOUSE})
+
+
+class LedgerError(MazziereError):
+    default_code = "ledger_error"
+
+
+class InsufficientFunds(LedgerError):
+    default_code = "insufficient_funds"
+
+
+def wallet(account_id: int) -> str:
+    return f"wallet:{account_id}"
+
+
+def casino_book(session_id: int) -> str:
+    return f"casino:{session_id}"
+
+
+async def post(
+    db: AsyncSession, key: str, kind: str, ref: str, moves: Sequence[tuple[str, int]]
+) -> bool:
+    """Post a balanced transaction. Returns False (and moves nothing) if ``key`` was posted
+    before; raises :class:`InsufficientFunds` if a bounded book would go below zero."""
+    if not moves or sum(a for _, a in moves) != 0:
+        raise LedgerError("a transaction's entries must sum to zero", "unbalanced")
+    if any(not isinstance(a, int) or isinstance(a, bool) for _, a in moves):
+        raise LedgerError("amounts are integer cents", "not_integer_cents")
+    existing = await db.scalar(select(LedgerTxn.id).where(LedgerTxn.idempotency_key == key))
+    if existing is not None:
+        return False
+    books = sorted({b for b, _ in moves})
+    rows = {
+        b.book: b
+        for b in (
+            await db.scalars(select(Balance).where(Balance.book.in_(books)).with_for_update())
+        ).all()
+    }
+    delta: dict[str, int] = {}
+    for book, amount in moves:
+        delta[book] = delta.get(book, 0) + amount
+    for book, d in delta.items():
+        current = rows[book].balance if book in rows else 0
+        if book not in UNBOUNDED and current + d < 0:
+            raise InsufficientFunds(
+                f"{book} holds {current} cents; {-d} needed", "insufficient_funds"
+            )
+    txn = LedgerTxn(idempotency_key=key, kind=kind, ref=ref)
+    db.add(txn)
+    await db.flush()
+    for book, amount in moves:
+        db.add(LedgerEntry(txn_id=txn.id, book=book, amount=amount))
+    for book, d in delta.items():
+        if book in rows:
+            rows[book].balance += d
+        else:
+            db.add(Balance(book=book, balance=d))
+    await db.flush()
+    return True
+
+
+async def balance(db: AsyncSession, book: str) -> int:
+    value = await db.scalar(select(Balance.balance).where(Balance.book == book))
+    return int(value or 0)
+
+
+@dataclass
+class LedgerReport:
+    """What :func:`check` found: counts and every discrepancy."""
+
+    transactions: int = 0
+    entries: int = 0
+    books: int = 0
+    total: int = 0
+    issued: int = 0
+    house: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+async def check(db: AsyncSession) -> LedgerReport:
+    """Reconcile: every transaction sums to zero, every book's balance equals the sum of its
+    entries, no bounded book is negative, and all balances sum to zero."""
+    rep = LedgerReport()
+    rep.transactions = int(await db.scalar(select(func.count(LedgerTxn.id))) or 0)
+    rep.entries = int(await db.scalar(select(func.count(LedgerEntry.id))) or 0)
+    unbalanced = (
+        await db.execute(
+            select(LedgerEntry.txn_id, func.sum(LedgerEntry.amount))
+            .group_by(LedgerEntry.txn_id)
+            .having(func.sum(LedgerEntry.amount) != 0)
+        )
+    ).all()
+    for txn_id, s in unbalanced:
+        rep.problems.append(f"transaction {txn_id} sums to {s}, not 0")
+    sums = dict(
+        (
+            await db.execute(
+                select(LedgerEntry.book, func.sum(LedgerEntry.amount)).group_by(LedgerEntry.book)
+            )
+        ).all()
+    )
+    balances = {b.book: b.balance for b in (await db.scalars(select(Balance))).all()}
+    rep.books = len(set(sums) | set(balances))
+    for book in sorted(set(sums) | set(balances)):
+        s, b = int(sums.get(book, 0)), int(balances.get(book, 0))
+        if s != b:
+            rep.problems.append(f"{book}: balance {b} but entries sum to {s}")
+        if book not in UNBOUNDED and b < 0:
+            rep.problems.append(f"{book}: negative balance {b}")
+    rep.total = sum(int(v) for v in balances.values())
+    if rep.total != 0:
+        rep.problems.append(f"all balances sum to {rep.total}, not 0: money was created or lost")
+    rep.issued = -int(balances.get(MINT, 0))
+    rep.house = int(balances.get(HOUSE, 0))
+    return rep

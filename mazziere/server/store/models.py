@@ -1,0 +1,161 @@
+"""Database schema (platform.md "Money and records"). Changed only through Alembic migrations
+(mazziere/server/migrations); a test checks that the models and the migrations agree."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table."""
+
+
+class Account(Base):
+    """A player's account (its money lives in the ledger, book ``wallet:<id>``)."""
+
+    __tablename__ = "accounts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AuthToken(Base):
+    """A login session. Only the token's SHA-256 is stored."""
+
+    __tablename__ = "auth_tokens"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class LedgerTxn(Base):
+    """One money movement: its entries sum to zero. The idempotency key makes a retried
+    request post nothing twice."""
+
+    __tablename__ = "ledger_txns"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    idempotency_key: Mapped[str] = mapped_column(String(200), unique=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    ref: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LedgerEntry(Base):
+    """An append-only line of a transaction: ``amount`` cents to (or from, if negative) a
+    book: ``wallet:<account>``, ``casino:<session>``, ``house`` or ``mint``."""
+
+    __tablename__ = "ledger_entries"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    txn_id: Mapped[int] = mapped_column(ForeignKey("ledger_txns.id"), index=True)
+    book: Mapped[str] = mapped_column(String(80), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+
+
+class Balance(Base):
+    """The running balance of a book, updated in the same transaction as its entries."""
+
+    __tablename__ = "balances"
+    __table_args__ = (
+        CheckConstraint(
+            "balance >= 0 OR book = 'house' OR book = 'mint'", name="ck_balance_nonnegative"
+        ),
+    )
+    book: Mapped[str] = mapped_column(String(80), primary_key=True)
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class GameTable(Base):
+    """A table in the lobby: its game, options, seats and status."""
+
+    __tablename__ = "game_tables"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(20))
+    name: Mapped[str] = mapped_column(String(80))
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(20), default="open")
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    decision_seconds: Mapped[float] = mapped_column(Float, default=30.0)
+
+
+class Hand(Base):
+    """One hand (UNO match, casino round, poker deal): seed kept server-side, its commitment,
+    result and money, and every action in :class:`HandAction`."""
+
+    __tablename__ = "hands"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    seed: Mapped[str] = mapped_column(String(128))
+    commitment: Mapped[str] = mapped_column(String(64))
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[list[Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(20), default="playing")
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class HandAction(Base):
+    """An action applied to a hand, in order, with the events it caused (as text)."""
+
+    __tablename__ = "hand_actions"
+    __table_args__ = (UniqueConstraint("hand_id", "seq", name="uq_hand_action_seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(80))
+    actor: Mapped[str] = mapped_column(String(20))
+    events: Mapped[list[Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class HandPlayer(Base):
+    """Which account sat at which seat of a hand (for "my last hands")."""
+
+    __tablename__ = "hand_players"
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+Index("ix_hand_players_account", HandPlayer.account_id)
+
+
+class CasinoSession(Base):
+    """A casino table session: credit moved from the wallet, stakes and payouts, closed back."""
+
+    __tablename__ = "casino_sessions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    status: Mapped[str] = mapped_column(String(20), default="open")
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    note: Mapped[str] = mapped_column(Text, default="")

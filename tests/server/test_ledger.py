@@ -1,0 +1,108 @@
+"""platform.md "Money and records": a double-entry, append-only ledger with idempotency keys;
+balances never negative; the reconciliation finds any discrepancy."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+
+from mazziere.server.store import accounts, ledger
+from mazziere.server.store.db import Database
+
+
+async def test_signup_credits_demo_money_from_the_mint(database: Database) -> None:
+    async with database.session() as db, db.begin():
+        acc = await accounts.sign_up(db, "alice", "correct horse", 10_000)
+    async with database.session() as db:
+        assert await ledger.balance(db, ledger.wallet(acc.id)) == 10_000
+        assert await ledger.balance(db, ledger.MINT) == -10_000
+        rep = await ledger.check(db)
+    assert rep.ok and rep.total == 0 and rep.issued == 10_000
+
+
+async def test_posting_the_same_idempotency_key_twice_moves_money_once(
+    database: Database,
+) -> None:
+    async with database.session() as db, db.begin():
+        acc = await accounts.sign_up(db, "bob", "correct horse", 1_000)
+    moves = [(ledger.wallet(acc.id), -300), (ledger.HOUSE, 300)]
+    async with database.session() as db, db.begin():
+        assert await ledger.post(db, "stake:1", "stake", "t", moves)
+    async with database.session() as db, db.begin():
+        assert not await ledger.post(db, "stake:1", "stake", "t", moves)
+    async with database.session() as db:
+        assert await ledger.balance(db, ledger.wallet(acc.id)) == 700
+        assert (await ledger.check(db)).ok
+
+
+async def test_balances_never_go_negative(database: Database) -> None:
+    async with database.session() as db, db.begin():
+        acc = await accounts.sign_up(db, "carol", "correct horse", 100)
+    with pytest.raises(ledger.InsufficientFunds):
+        async with database.session() as db, db.begin():
+            await ledger.post(
+                db, "k", "stake", "", [(ledger.wallet(acc.id), -101), (ledger.HOUSE, 101)]
+            )
+    async with database.session() as db:
+        assert await ledger.balance(db, ledger.wallet(acc.id)) == 100
+        assert (await ledger.check(db)).transactions == 1
+
+
+async def test_unbalanced_or_fractional_transactions_are_refused(database: Database) -> None:
+    async with database.session() as db, db.begin():
+        with pytest.raises(ledger.LedgerError) as e:
+            await ledger.post(db, "x", "k", "", [(ledger.HOUSE, 5), (ledger.MINT, -4)])
+        assert e.value.code == "unbalanced"
+        with pytest.raises(ledger.LedgerError) as e2:
+            await ledger.post(db, "y", "k", "", [(ledger.HOUSE, 0.5), (ledger.MINT, -0.5)])  # type: ignore[list-item]
+        assert e2.value.code == "not_integer_cents"
+
+
+async def test_ledger_check_finds_tampering(database: Database) -> None:
+    async with database.session() as db, db.begin():
+        acc = await accounts.sign_up(db, "dave", "correct horse", 500)
+    async with database.session() as db, db.begin():
+        await db.execute(
+            text("UPDATE balances SET balance = balance + 1 WHERE book = :b"),
+            {"b": ledger.wallet(acc.id)},
+        )
+    async with database.session() as db:
+        rep = await ledger.check(db)
+    assert not rep.ok and any("entries sum to" in p for p in rep.problems)
+    assert any("money was created" in p for p in rep.problems)
+
+
+async def test_login_logout_and_tokens(database: Database) -> None:
+    async with database.session() as db, db.begin():
+        await accounts.sign_up(db, "erin", "correct horse", 0)
+    async with database.session() as db, db.begin():
+        acc, token = await accounts.log_in(db, "erin", "correct horse")
+    async with database.session() as db:
+        assert (await accounts.authenticate(db, token)).id == acc.id
+    async with database.session() as db, db.begin():
+        await accounts.log_out(db, token)
+    async with database.session() as db:
+        with pytest.raises(accounts.AuthError) as e:
+            await accounts.authenticate(db, token)
+        assert e.value.code == "bad_token"
+    async with database.session() as db, db.begin():
+        with pytest.raises(accounts.AuthError) as e2:
+            await accounts.log_in(db, "erin", "wrong password")
+        assert e2.value.code == "bad_credentials"
+
+
+async def test_passwords_are_stored_as_argon2_hashes(database: Database) -> None:
+    async with database.session() as db, db.begin():
+        acc = await accounts.sign_up(db, "frank", "correct horse", 0)
+    assert acc.password_hash.startswith("$argon2") and "correct horse" not in acc.password_hash
+
+
+async def test_signup_rejects_taken_or_bad_names(database: Database) -> None:
+    async with database.session() as db, db.begin():
+        await accounts.sign_up(db, "gina", "correct horse", 0)
+    async with database.session() as db, db.begin():
+        with pytest.raises(accounts.AuthError) as e:
+            await accounts.sign_up(db, "gina", "another pass", 0)
+        assert e.value.code == "username_taken"
+        with pytest.raises(accounts.AuthError):
+            await accounts.sign_up(db, "x", "correct horse", 0)
