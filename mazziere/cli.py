@@ -1,0 +1,38 @@
+"""The ``mazziere`` command line: one Typer app with a sub-app per verb.
+
+``mazziere play uno`` plays in the terminal against bots; ``mazziere sim uno`` runs batch
+simulations. Later verbs (serve, rtp, ledger, replay) and games (``play casino``, ``play
+poker``, ``sim poker``) are added the same way: a command on a verb's sub-app, or a new
+sub-app registered here.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from mazziere.cli_uno import play_uno, sim_uno
+
+app = typer.Typer(
+    name="mazziere",
+    help="Mazziere, the dealer: UNO (every variant), UNO CASINO and five-card draw poker.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+play_app = typer.Typer(help="Play a game in the terminal against bots.", no_args_is_help=True)
+sim_app = typer.Typer(help="Simulate many games between bots.", no_args_is_help=True)
+app.add_typer(play_app, name="play")
+app.add_typer(sim_app, name="sim")
+
+play_app.command("uno")(play_uno)
+sim_app.command("uno")(sim_uno)
+
+
+def main() -> None:
+    """Entry point of the ``mazziere`` console script."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

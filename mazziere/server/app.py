@@ -1,0 +1,332 @@
+"""The ASGI application (FastAPI on uvicorn): REST for accounts, wallet, lobby and history;
+one WebSocket per player for live tables; ``/health`` and ``/metrics``.
+
+At start the schema is migrated (Alembic), every table not closed is loaded and its
+unfinished hand resumed (crash recovery); ``/health`` answers 200 only then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Request, WebSocket
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
+from sqlalchemy import desc, select
+
+from mazziere.errors import MazziereError
+from mazziere.server.context import Server, Settings
+from mazziere.server.hub import Close
+from mazziere.server.store import accounts, ledger
+from mazziere.server.store.accounts import AuthError
+from mazziere.server.store.models import (
+    Account,
+    CasinoSession,
+    GameTable,
+    Hand,
+    HandAction,
+    HandPlayer,
+    LedgerEntry,
+    LedgerTxn,
+)
+from mazziere.server.tables import TableActor, TableError, new_table_config
+
+WEB = Path(__file__).resolve().parent / "web"
+
+
+class Credentials(BaseModel):
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=256)
+
+
+class NewTable(BaseModel):
+    game: str
+    name: str = Field(default="", max_length=80)
+    preset: str | None = None
+    options: dict[str, Any] | None = None
+    seats: int | None = None
+    bots: str | None = None
+    decision_seconds: float = Field(default=30.0, gt=0, le=3600)
+    min_stake: int | None = None
+    max_stake: int | None = None
+    level: str | None = None
+    deck: int | None = None
+
+
+class Amount(BaseModel):
+    amount: int
+
+
+async def current_account(
+    request: Request, authorization: Annotated[str | None, Header()] = None
+) -> Account:
+    """The account of the request's ``Authorization: Bearer <token>``."""
+    server: Server = request.app.state.server
+    token = (authorization or "").removeprefix("Bearer ").strip() or None
+    async with server.db.session() as db:
+        return await accounts.authenticate(db, token)
+
+
+Me = Annotated[Account, Depends(current_account)]
+
+
+def create_app(settings: Settings | None = None, srv: Server | None = None) -> FastAPI:
+    """The application; tests may pass a :class:`Server` built with a manual clock."""
+    server = srv or Server(settings or Settings())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await server.db.migrate()
+        app.state.recovery = await load_tables(server)
+        server.accepting = True
+        yield
+        server.accepting = False
+        await server.db.close()
+
+    app = FastAPI(title="mazziere", lifespan=lifespan)
+    app.state.server = server
+
+    @app.exception_handler(MazziereError)
+    async def _typed_error(_: Request, exc: MazziereError) -> JSONResponse:
+        server.metrics.errors.labels(exc.code).inc()
+        status = 401 if isinstance(exc, AuthError) else 400
+        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
+
+    def actor(table_id: int) -> TableActor:
+        a = server.tables.get(table_id)
+        if a is None:
+            raise TableError(f"table {table_id} does not exist", "no_table")
+        return a
+
+    @app.get("/health")
+    async def health() -> Response:
+        if not server.accepting:
+            return JSONResponse({"status": "starting"}, status_code=503)
+        return JSONResponse({"status": "ok", "tables": len(server.tables)})
+
+    @app.get("/metrics")
+    async def metrics() -> Response:
+        server.metrics.tables_open.set(len(server.tables))
+        return Response(server.metrics.render(), media_type="text/plain; version=0.0.4")
+
+    @app.post("/api/signup")
+    async def signup(body: Credentials) -> dict[str, Any]:
+        async with server.db.session() as db, db.begin():
+            acc = await accounts.sign_up(
+                db, body.username, body.password, server.settings.demo_credit
+            )
+        async with server.db.session() as db, db.begin():
+            _, token = await accounts.log_in(db, body.username, body.password)
+        return {"account": acc.id, "username": acc.username, "token": token}
+
+    @app.post("/api/login")
+    async def login(body: Credentials) -> dict[str, Any]:
+        async with server.db.session() as db, db.begin():
+            acc, token = await accounts.log_in(db, body.username, body.password)
+        return {"account": acc.id, "username": acc.username, "token": token}
+
+    @app.post("/api/logout")
+    async def logout(authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        token = (authorization or "").removeprefix("Bearer ").strip()
+        async with server.db.session() as db, db.begin():
+            await accounts.log_out(db, token)
+        return {"ok": True}
+
+    @app.get("/api/me")
+    async def whoami(account: Me) -> dict[str, Any]:
+        async with server.db.session() as db:
+            bal = await ledger.balance(db, ledger.wallet(account.id))
+        return {"account": account.id, "username": account.username, "balance": bal}
+
+    @app.get("/api/wallet")
+    async def wallet(account: Me) -> dict[str, Any]:
+        """The balance and every ledger line of one's own wallet and casino sessions."""
+        async with server.db.session() as db:
+            sids = (
+                await db.scalars(
+                    select(CasinoSession.id).where(CasinoSession.account_id == account.id)
+                )
+            ).all()
+            books = [ledger.wallet(account.id), *(ledger.casino_book(s) for s in sids)]
+            rows = (
+                await db.execute(
+                    select(
+                        LedgerEntry.book,
+                        LedgerEntry.amount,
+                        LedgerTxn.kind,
+                        LedgerTxn.ref,
+                        LedgerTxn.created_at,
+                        LedgerTxn.id,
+                    )
+                    .join(LedgerTxn, LedgerTxn.id == LedgerEntry.txn_id)
+                    .where(LedgerEntry.book.in_(books))
+                    .order_by(desc(LedgerTxn.id))
+                    .limit(200)
+                )
+            ).all()
+            bal = await ledger.balance(db, ledger.wallet(account.id))
+        return {
+            "balance": bal,
+            "movements": [
+                {
+                    "txn": r.id,
+                    "book": r.book,
+                    "amount": r.amount,
+                    "kind": r.kind,
+                    "ref": r.ref,
+                    "at": r.created_at.isoformat(),
+                }
+                for r in rows
+            ],
+        }
+
+    @app.get("/api/tables")
+    async def tables() -> list[dict[str, Any]]:
+        return [t.summary() for t in sorted(server.tables.values(), key=lambda t: t.id)]
+
+    @app.post("/api/tables")
+    async def create_table(body: NewTable, account: Me) -> dict[str, Any]:
+        req = body.model_dump(exclude_none=True)
+        config, seats = new_table_config(body.game, req)
+        async with server.db.session() as db, db.begin():
+            row = GameTable(
+                game=body.game,
+                name=body.name or f"{body.game} table",
+                config=config,
+                seats=[None] * seats,
+                status="open",
+                created_by=account.id,
+                decision_seconds=body.decision_seconds,
+            )
+            db.add(row)
+            await db.flush()
+        a = TableActor(server, row)
+        server.tables[row.id] = a
+        return a.summary()
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: int, account: Me) -> dict[str, Any]:
+        seat = await actor(table_id).join(account.id, account.username)
+        return {"seat": seat, **actor(table_id).summary()}
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: int, account: Me) -> dict[str, Any]:
+        await actor(table_id).leave(account.id)
+        return actor(table_id).summary()
+
+    @app.post("/api/tables/{table_id}/start")
+    async def start(table_id: int, account: Me) -> dict[str, Any]:
+        await actor(table_id).start(account.id)
+        return actor(table_id).summary()
+
+    @app.post("/api/tables/{table_id}/topup")
+    async def topup(table_id: int, body: Amount, account: Me) -> dict[str, Any]:
+        credit = await actor(table_id).top_up(account.id, body.amount)
+        return {"credit": credit}
+
+    @app.get("/api/history")
+    async def history(account: Me, limit: int = 20) -> list[dict[str, Any]]:
+        async with server.db.session() as db:
+            rows = (
+                await db.execute(
+                    select(Hand, HandPlayer.seat)
+                    .join(HandPlayer, HandPlayer.hand_id == Hand.id)
+                    .where(HandPlayer.account_id == account.id)
+                    .order_by(desc(Hand.id))
+                    .limit(max(1, min(limit, 200)))
+                )
+            ).all()
+        return [
+            {
+                "hand": h.id,
+                "table": h.table_id,
+                "game": h.game,
+                "seat": seat,
+                "status": h.status,
+                "commitment": h.commitment,
+                "result": h.result,
+                "started_at": h.started_at.isoformat(),
+                "ended_at": h.ended_at.isoformat() if h.ended_at else None,
+            }
+            for h, seat in rows
+        ]
+
+    @app.get("/api/history/{hand_id}")
+    async def replay(hand_id: int, account: Me) -> dict[str, Any]:
+        """A hand step by step as this player saw it; the seed only once the hand is over."""
+        async with server.db.session() as db:
+            seat = await db.scalar(
+                select(HandPlayer.seat).where(
+                    HandPlayer.hand_id == hand_id, HandPlayer.account_id == account.id
+                )
+            )
+            hand = await db.get(Hand, hand_id)
+            if seat is None or hand is None:
+                raise TableError("no such hand of yours", "no_hand")
+            steps = (
+                await db.scalars(
+                    select(HandAction).where(HandAction.hand_id == hand_id).order_by(HandAction.seq)
+                )
+            ).all()
+        out = []
+        for st in steps:
+            visible = [
+                text
+                for text, only, hidden_from in st.events
+                if (only is None and hidden_from != seat) or only == seat
+            ]
+            out.append(
+                {
+                    "seq": st.seq,
+                    "seat": st.seat,
+                    "action": st.action,
+                    "actor": st.actor,
+                    "events": visible,
+                }
+            )
+        done = hand.status == "done"
+        return {
+            "hand": hand.id,
+            "game": hand.game,
+            "seat": seat,
+            "commitment": hand.commitment,
+            "seed": hand.seed if done else None,
+            "players": hand.players,
+            "result": hand.result,
+            "steps": out,
+        }
+
+    @app.websocket("/ws")
+    async def ws(websocket: WebSocket, token: str | None = None) -> None:
+        await websocket.accept()
+        try:
+            async with server.db.session() as db:
+                account = await accounts.authenticate(db, token)
+        except AuthError as e:
+            await websocket.send_json(
+                {"type": "error", "code": e.code, "message": e.message, "v": 1}
+            )
+            await websocket.close(code=Close.UNAUTHORIZED, reason="log in first")
+            return
+        await server.hub.serve(websocket, account.id, account.username)
+
+    if WEB.exists():
+        from fastapi.staticfiles import StaticFiles
+
+        app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    return app
+
+
+async def load_tables(server: Server) -> list[dict[str, Any]]:
+    """Create an actor for every table not closed and resume its unfinished hand."""
+    reports = []
+    async with server.db.session() as db:
+        rows = (await db.scalars(select(GameTable).where(GameTable.status != "closed"))).all()
+    for row in rows:
+        a = TableActor(server, row)
+        server.tables[row.id] = a
+        reports.append(await a.recover())
+    return reports

@@ -1,0 +1,79 @@
+"""Server settings and the shared context every part of the server reaches through."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mazziere.server.clock import Clock, RealClock
+from mazziere.server.metrics import Metrics
+from mazziere.server.store.db import Database, sqlite_url
+
+if TYPE_CHECKING:
+    from mazziere.server.tables import TableActor
+
+
+@dataclass
+class Settings:
+    """Everything an operator may set (``mazziere serve --help`` lists the common ones)."""
+
+    data_dir: Path = field(default_factory=lambda: Path("data"))
+    database_url: str | None = None
+    demo_credit: int = 100_000
+    """Cents credited on sign-up (play money)."""
+    hold_seconds: float = 120.0
+    """A dropped player's seat is held this long (platform.md)."""
+    casino_close_seconds: float = 180.0
+    """A disconnected casino session with no pending decision closes after this long (000)."""
+    inactivity_seconds: float = 1200.0
+    """No game action for this long: warning, then disconnection (000)."""
+    inactivity_warning_seconds: float = 60.0
+    """How long before the disconnection the warning comes."""
+    max_messages_per_second: float = 20.0
+
+    def url(self) -> str:
+        return self.database_url or sqlite_url(self.data_dir)
+
+
+class Server:
+    """The running server's parts: settings, database, clock, connections, tables, metrics."""
+
+    def __init__(self, settings: Settings, clock: Clock | None = None) -> None:
+        from mazziere.server.hub import Hub
+
+        self.settings = settings
+        self.db = Database(settings.url())
+        self.clock: Clock = clock or RealClock()
+        self.metrics = Metrics()
+        self.hub = Hub(self)
+        self.tables: dict[int, TableActor] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.accepting = False
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run a background job; :meth:`idle` waits for all of them (tests)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def later(self, delay: float, job: Callable[[], Awaitable[Any]]) -> Any:
+        """Schedule ``job`` after ``delay`` seconds of the server's clock."""
+        return self.clock.call_later(delay, lambda: self.spawn(_run(job)))
+
+    async def idle(self) -> None:
+        """Wait until no background job is running (lets tests settle a ManualClock)."""
+        for _ in range(1000):
+            pending = [t for t in self._tasks if not t.done()]
+            if not pending:
+                await asyncio.sleep(0)
+                if not [t for t in self._tasks if not t.done()]:
+                    return
+                continue
+            await asyncio.gather(*pending, return_exceptions=True)
+
+
+async def _run(job: Callable[[], Awaitable[Any]]) -> None:
+    await job()

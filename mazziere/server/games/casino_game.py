@@ -1,0 +1,109 @@
+"""UNO CASINO at a server table: one round per hand; the bank plays inside ``apply``; on a
+time-out the player's default strategy decides (seed 000)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mazziere.casino import CasinoRules, apply, legal_actions, new_round, play_default, view
+from mazziere.casino.round import CasinoRound
+from mazziere.server.games.base import GameSession, Step, seed_rng
+from mazziere.server.games.uno_game import event_rows
+from mazziere.uno.events import Event
+
+
+def rules_from(config: dict[str, Any]) -> CasinoRules:
+    return CasinoRules(
+        min_stake=int(config.get("min_stake", 10)),
+        max_stake=int(config.get("max_stake", 10_000)),
+        decision_time_limit=float(config.get("decision_seconds", 30.0)),
+    )
+
+
+class CasinoGame(GameSession):
+    """One casino round for a validated stake."""
+
+    game = "casino"
+
+    def __init__(self, config: dict[str, Any], stake: int, seed: str, credit: int | None) -> None:
+        self.config = dict(config)
+        self.rules = rules_from(config)
+        self.stake = stake
+        self.round: CasinoRound
+        self.round, self.start_events = new_round(self.rules, stake, seed_rng(seed), credit)
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        return {"config": self.config, "stake": self.stake}
+
+    @classmethod
+    def from_setup(cls, setup: dict[str, Any], seed: str) -> CasinoGame:
+        return cls(setup["config"], int(setup["stake"]), seed, None)
+
+    @staticmethod
+    def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
+        cfg = {
+            "min_stake": int(body.get("min_stake", 10)),
+            "max_stake": int(body.get("max_stake", 10_000)),
+        }
+        rules_from(cfg)
+        return cfg, 1
+
+    @property
+    def is_over(self) -> bool:
+        return self.round.result is not None
+
+    def result(self) -> dict[str, Any]:
+        r = self.round.result
+        if r is None:
+            return {}
+        return {
+            "winner": r.winner,
+            "multiplier": r.multiplier,
+            "stake": r.stake,
+            "payout": r.payout,
+            "reason": r.reason,
+            "turns": r.turns,
+        }
+
+    def deciders(self) -> list[int]:
+        return [] if self.is_over else [0]
+
+    def legal(self, seat: int) -> list[str]:
+        return [str(a) for a in legal_actions(self.round)] if seat == 0 else []
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        v = view(self.round)
+        return {
+            "hand": [str(c) for c in v.hand] if seat == 0 else [],
+            "bank_cards": v.bank_cards,
+            "top": str(v.top),
+            "color": None if v.color is None else v.color.letter,
+            "draw_pile_count": v.draw_pile_count,
+            "multiplier": v.multiplier,
+            "draws_left": v.draws_left,
+            "stake": v.stake,
+            "phase": v.phase.value,
+            "drawn": None if v.drawn is None or seat != 0 else str(v.drawn),
+            "my_turn": v.my_turn and seat == 0,
+            "result": self.result() or None,
+        }
+
+    def _step(self, action: str, actor: str, events: list[Event]) -> Step:
+        # the bank's cards are the bank's (seat 1): nobody else sees them
+        return Step(0, action, actor, event_rows(events))
+
+    def apply(self, seat: int, action: str, actor: str) -> Step:
+        from mazziere.errors import NotYourTurn
+
+        if seat != 0:
+            raise NotYourTurn("only the player acts at a casino table")
+        self.round, events = apply(self.round, action)
+        return self._step(action, actor, events)
+
+    def timeout(self, seat: int) -> Step:
+        self.round, events = play_default(self.round)
+        return self._step("timeout", "server", events)
+
+    def bot_move(self, seat: int) -> str | None:
+        return None

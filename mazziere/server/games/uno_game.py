@@ -1,0 +1,167 @@
+"""UNO at a server table: any preset and options, humans and bots, timers (seed 004)."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from mazziere.cards.uno import Card
+from mazziere.server.games.base import GameSession, Step, bot_random, seed_rng
+from mazziere.uno import Action, Rules, State, apply, find_preset, new_game, view
+from mazziere.uno.bots import find_bot
+from mazziere.uno.events import Event
+from mazziere.uno.view import View
+
+
+def rules_from(preset: str, options: dict[str, Any]) -> Rules:
+    """A preset plus option overrides (JSON lists become tuples); errors are OptionErrors."""
+    rules = find_preset(preset)
+    fixed: dict[str, Any] = {}
+    for k, v in options.items():
+        fixed[k] = (
+            tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v
+        )
+    return rules.with_options(**fixed) if fixed else rules
+
+
+def event_rows(events: list[Event]) -> list[tuple[str, int | None, int | None]]:
+    """Each event once for everybody, or, if it has private fields, in full for its owner
+    and redacted for everybody else."""
+    rows: list[tuple[str, int | None, int | None]] = []
+    for e in events:
+        owner = getattr(e, e.owner_field) if e.owner_field else None
+        if owner is None:
+            rows.append((str(e), None, None))
+        else:
+            rows.append((str(e), owner, None))
+            rows.append((str(e.for_seat(None)), None, owner))
+    return rows
+
+
+def view_json(v: View) -> dict[str, Any]:
+    def c(card: Card | None) -> str | None:
+        return None if card is None else str(card)
+
+    return {
+        "seat": v.seat,
+        "players": v.players,
+        "hand_no": v.hand_no,
+        "dealer": v.dealer,
+        "phase": v.phase.value,
+        "current": v.current,
+        "direction": v.direction,
+        "hand": [str(x) for x in v.hand],
+        "hand_counts": list(v.hand_counts),
+        "top": str(v.top),
+        "color": None if v.color is None else v.color.letter,
+        "draw_pile_count": v.draw_pile_count,
+        "discard_count": v.discard_count,
+        "pending": v.pending,
+        "challengeable": v.challengeable,
+        "drawn": c(v.drawn),
+        "uno_seat": v.uno_seat,
+        "uno_called": v.uno_called,
+        "in_hand": list(v.in_hand),
+        "scores": list(v.scores),
+        "hands_won": list(v.hands_won),
+        "result": None
+        if v.result is None
+        else {
+            "winner": v.result.winner,
+            "ranking": list(v.result.ranking),
+            "scores": list(v.result.scores),
+            "match_points": list(v.result.match_points),
+            "victory_points": list(v.result.victory_points),
+            "reason": v.result.reason,
+        },
+        "multi_play": v.rules.multi_play or v.rules.burn,
+    }
+
+
+class UnoGame(GameSession):
+    game = "uno"
+
+    def __init__(
+        self, preset: str, options: dict[str, Any], players: int, bots: dict[int, str], seed: str
+    ) -> None:
+        self.preset, self.options, self.players = preset, dict(options), players
+        self.bots = dict(bots)
+        self.seed = seed
+        self.rules = rules_from(preset, options)
+        self.state: State = new_game(self.rules, players, seed_rng(seed))
+        self.seq = 0
+        for b in self.bots.values():
+            find_bot(b)
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        return {
+            "preset": self.preset,
+            "options": self.options,
+            "players": self.players,
+            "bots": {str(k): v for k, v in self.bots.items()},
+        }
+
+    @classmethod
+    def from_setup(cls, setup: dict[str, Any], seed: str) -> UnoGame:
+        bots = {int(k): v for k, v in setup.get("bots", {}).items()}
+        return cls(setup["preset"], setup.get("options", {}), setup["players"], bots, seed)
+
+    @staticmethod
+    def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
+        preset = str(body.get("preset", "classic"))
+        options = dict(body.get("options") or {})
+        rules = rules_from(preset, options)
+        seats = int(body.get("seats", 4))
+        rules.check_players(seats)
+        bots = str(body.get("bots", "greedy"))
+        find_bot(bots)
+        return {"preset": preset, "options": options, "bots": bots}, seats
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def result(self) -> dict[str, Any]:
+        r = self.state.result
+        if r is None:
+            return {}
+        return {
+            "winner": r.winner,
+            "ranking": list(r.ranking),
+            "scores": list(r.scores),
+            "match_points": list(r.match_points),
+            "victory_points": list(r.victory_points),
+            "reason": r.reason,
+        }
+
+    def deciders(self) -> list[int]:
+        return [] if self.state.is_over else [self.state.current]
+
+    def legal(self, seat: int) -> list[str]:
+        return [str(a) for a in view(self.state, seat).legal]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return view_json(view(self.state, seat))
+
+    def apply(self, seat: int, action: str, actor: str) -> Step:
+        state, events = apply(self.state, seat, Action.parse(action))
+        self.state = state
+        self.seq += 1
+        return Step(seat, action, actor, event_rows(events))
+
+    def timeout(self, seat: int) -> Step:
+        return self.apply(seat, "timeout", "server")
+
+    def bot_move(self, seat: int) -> str | None:
+        name = self.bots.get(seat)
+        if name is None or self.state.is_over:
+            return None
+        v = view(self.state, seat)
+        if not v.legal:
+            return None
+        act = find_bot(name).act(v, bot_random(self.seed, self.seq * 16 + seat))
+        return None if act is None else str(act)
+
+
+UNO_OPTION_NAMES = tuple(f.name for f in fields(Rules))

@@ -1,0 +1,37 @@
+"""Prometheus metrics (platform.md "Operator tools"): players connected, tables open,
+decisions per second (a counter; Prometheus takes its rate), decision latency, errors by code."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+
+class Metrics:
+    """One registry per server, so tests can run several servers in one process."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.players_connected = Gauge(
+            "mazziere_players_connected", "Players with an open connection", registry=self.registry
+        )
+        self.tables_open = Gauge(
+            "mazziere_tables_open", "Tables not closed", registry=self.registry
+        )
+        self.decisions = Counter(
+            "mazziere_decisions",
+            "Actions applied, by game and actor",
+            ["game", "actor"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "mazziere_decision_latency_seconds",
+            "From a player's action arriving to its acknowledgement being sent",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+            registry=self.registry,
+        )
+        self.errors = Counter(
+            "mazziere_errors", "Refused messages by error code", ["code"], registry=self.registry
+        )
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

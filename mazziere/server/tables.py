@@ -1,0 +1,625 @@
+"""Table actors: one per table, applying one action at a time (design.md "Server").
+
+An actor owns its table's seats, the game in progress, the hand record and the timers. Every
+change runs under the actor's lock (FIFO), is written to the database in one transaction with
+the money it moves, and is then sent to each seated player as that player's own view.
+Time-outs, held seats and session closing are timers of the server's clock that come back into
+the actor as ordinary messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import uuid
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from mazziere.errors import IllegalAction, MazziereError, NotYourTurn
+from mazziere.server.clock import Timer
+from mazziere.server.games import GAMES
+from mazziere.server.games.base import GameSession, Step, new_seed
+from mazziere.server.games.casino_game import CasinoGame
+from mazziere.server.games.uno_game import UnoGame
+from mazziere.server.records import close_hand, open_hand, record_step
+from mazziere.server.store import ledger
+from mazziere.server.store.models import CasinoSession, GameTable, Hand
+
+if TYPE_CHECKING:
+    from mazziere.server.context import Server
+
+MAX_BOT_STEPS = 20_000
+
+
+class TableError(MazziereError):
+    default_code = "table_error"
+
+
+@dataclass
+class SeatInfo:
+    account: int | None = None
+    username: str = ""
+    bot: str | None = None
+    connected: bool = False
+    held_until: float | None = None
+    pending: list[str] = field(default_factory=list)
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "name": self.username or (f"bot ({self.bot})" if self.bot else ""),
+            "bot": self.bot is not None,
+            "connected": self.connected or self.bot is not None,
+            "free": self.account is None and self.bot is None,
+        }
+
+
+class TableActor:
+    """One table. All public methods take the lock, so actions apply one at a time."""
+
+    def __init__(self, srv: Server, row: GameTable) -> None:
+        self.srv = srv
+        self.id = row.id
+        self.game = row.game
+        self.name = row.name
+        self.config: dict[str, Any] = dict(row.config)
+        self.decision_seconds = float(row.decision_seconds)
+        self.seats = [SeatInfo() for _ in range(len(row.seats))]
+        self.status = row.status
+        self.session: GameSession | None = None
+        self.hand_id: int | None = None
+        self.seq = 0
+        self.state_no = 0
+        self.casino_session: int | None = None
+        self.lock = asyncio.Lock()
+        self.log: deque[str] = deque(maxlen=40)
+        self.deadline: float | None = None
+        self._decision_timer: Timer | None = None
+        self._hold_timers: dict[int, Timer] = {}
+        self._close_timer: Timer | None = None
+
+    # ------------------------------------------------------------------------------ helpers
+    def seat_of(self, account: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.account == account:
+                return i
+        return None
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.game,
+            "name": self.name,
+            "status": self.status,
+            "seats": [s.public() for s in self.seats],
+            "config": self.config,
+            "decision_seconds": self.decision_seconds,
+        }
+
+    def _players(self) -> list[dict[str, Any]]:
+        return [{"account": s.account, "name": s.username, "bot": s.bot} for s in self.seats]
+
+    def _note(self, text: str) -> None:
+        self.log.append(text)
+
+    # ------------------------------------------------------------------------------ lobby
+    async def join(self, account: int, username: str) -> int:
+        async with self.lock:
+            seat = self.seat_of(account)
+            if seat is None:
+                if self.status == "playing" and self.game == "uno":
+                    raise TableError("the game has started; every seat is taken", "table_full")
+                free = [i for i, s in enumerate(self.seats) if s.account is None and s.bot is None]
+                if not free:
+                    raise TableError("no free seat at this table", "table_full")
+                seat = free[0]
+                self.seats[seat].account, self.seats[seat].username = account, username
+                self._note(f"{username} sits at seat {seat}")
+            info = self.seats[seat]
+            info.connected = True
+            info.held_until = None
+            t = self._hold_timers.pop(seat, None)
+            if t is not None:
+                t.cancel()
+            if self._close_timer is not None:
+                self._close_timer.cancel()
+                self._close_timer = None
+            await self._broadcast()
+            return seat
+
+    async def leave(self, account: int) -> None:
+        async with self.lock:
+            seat = self.seat_of(account)
+            if seat is None:
+                raise TableError("you are not seated at this table", "not_seated")
+            await self._leave_seat(seat, "left")
+            await self._broadcast()
+
+    async def _leave_seat(self, seat: int, why: str) -> None:
+        info = self.seats[seat]
+        if self.game == "casino":
+            if self.session is not None and not self.session.is_over:
+                await self._finish_by_default()
+            await self._close_casino_session(why)
+            self._vacate(seat)
+            return
+        if self.session is not None and not self.session.is_over and self.game == "uno":
+            assert isinstance(self.session, UnoGame)
+            rules = self.session.rules
+            if rules.abandonment and self.session.players == 2:
+                await self._apply_and_store([(seat, "leave", "player")])
+            else:
+                info.bot = "autoplay"
+                self._note(f"{info.username} left; a computer player takes seat {seat}")
+        elif self.session is not None and not self.session.is_over:
+            await self._apply_and_store([(seat, "fold", "player")])
+        self._vacate(seat)
+
+    def _vacate(self, seat: int) -> None:
+        info = self.seats[seat]
+        name = info.username
+        if info.account is not None and info.connected:
+            self.srv.spawn(self._farewell(info.account, list(info.pending)))
+        keep_bot = info.bot if self.session is not None and not self.session.is_over else None
+        self.seats[seat] = SeatInfo(bot=keep_bot)
+        self._note(f"{name} left seat {seat}")
+
+    async def _farewell(self, account: int, events: list[str]) -> None:
+        """The leaver's last update: what happened as it left (session closed, credit)."""
+        update = {
+            "type": "table",
+            "table": self.id,
+            "game": self.game,
+            "state_no": self.state_no,
+            "status": self.status,
+            "seat": None,
+            "seats": [s.public() for s in self.seats],
+            "view": None,
+            "legal": [],
+            "events": events,
+            "deadline": None,
+            "log": list(self.log)[-10:],
+        }
+        await self.srv.hub.send(account, update)
+
+    async def start(self, account: int) -> None:
+        async with self.lock:
+            if self.seat_of(account) is None:
+                raise TableError("sit at the table before starting", "not_seated")
+            if self.game != "uno":
+                raise TableError("this table starts a hand with a stake or a deal", "no_start")
+            if self.session is not None and not self.session.is_over:
+                raise TableError("a game is already in progress", "already_started")
+            bot = str(self.config.get("bots", "greedy"))
+            for s in self.seats:
+                if s.account is None and s.bot is None:
+                    s.bot = bot
+            seed = new_seed()
+            game = UnoGame(
+                str(self.config.get("preset", "classic")),
+                dict(self.config.get("options", {})),
+                len(self.seats),
+                {i: s.bot for i, s in enumerate(self.seats) if s.bot},
+                seed,
+            )
+            await self._begin_hand(game, seed)
+
+    async def _begin_hand(
+        self, game: GameSession, seed: str, moves: list[tuple[str, int]] | None = None
+    ) -> None:
+        async with self.srv.db.session() as db, db.begin():
+            hand = await open_hand(db, self.id, self.game, seed, game.setup, self._players())
+            if moves:
+                await ledger.post(db, f"stake:{hand.id}", "stake", f"hand:{hand.id}", moves)
+            row = await db.get(GameTable, self.id)
+            if row is not None:
+                row.status = "playing"
+        self.session, self.hand_id, self.seq = game, hand.id, 0
+        self.status = "playing"
+        self.state_no += 1
+        self._note(f"hand {hand.id} starts (seed commitment {game_commitment(seed)[:12]})")
+        for i in range(len(self.seats)):
+            self.seats[i].pending.append(f"hand_started id={hand.id}")
+        await self._run_bots_and_store()
+        await self._broadcast()
+
+    # ------------------------------------------------------------------------------ actions
+    async def act(self, account: int, state_no: int, action: str) -> None:
+        t0 = self.srv.clock.now()
+        async with self.lock:
+            seat = self.seat_of(account)
+            if seat is None:
+                raise TableError("you are not seated at this table", "not_seated")
+            if state_no != self.state_no:
+                raise TableError(
+                    f"the table moved on (state {self.state_no}, not {state_no}): redraw and "
+                    "decide again",
+                    "stale_state",
+                )
+            if self.session is None or self.session.is_over:
+                raise IllegalAction("no hand is in progress", "no_hand")
+            if action.strip().lower() in ("timeout", "end_hand"):
+                raise NotYourTurn("only the server sends time-outs", "server_only")
+            await self._apply_and_store([(seat, action, "player")])
+            await self._broadcast()
+        self.srv.metrics.latency.observe(max(0.0, self.srv.clock.now() - t0))
+
+    async def _apply_and_store(self, moves: list[tuple[int, str, str]]) -> None:
+        """Apply moves (refused ones raise, changing nothing), then the bots; store it all in
+        one transaction with the money it moves."""
+        assert self.session is not None and self.hand_id is not None
+        before = copy.copy(self.session)
+        steps: list[Step] = []
+        try:
+            for seat, action, actor in moves:
+                steps.append(self.session.apply(seat, action, actor))
+            steps.extend(self._bot_steps())
+            await self._store(steps)
+        except BaseException:
+            self.session = before
+            raise
+        self._after_steps(steps)
+
+    def _bot_steps(self) -> list[Step]:
+        assert self.session is not None
+        steps: list[Step] = []
+        for _ in range(MAX_BOT_STEPS):
+            if self.session.is_over:
+                break
+            moved = False
+            order = self.session.deciders() + list(range(len(self.seats)))
+            for seat in dict.fromkeys(order):
+                if self.seats[seat].bot is None:
+                    continue
+                move = self.session.bot_move(seat)
+                if move is not None:
+                    steps.append(self.session.apply(seat, move, "bot"))
+                    moved = True
+                    break
+            if not moved:
+                break
+        return steps
+
+    async def _run_bots_and_store(self) -> None:
+        assert self.session is not None
+        before = copy.copy(self.session)
+        try:
+            steps = self._bot_steps()
+            if steps:
+                await self._store(steps)
+        except BaseException:
+            self.session = before
+            raise
+        self._after_steps(steps)
+
+    async def _store(self, steps: list[Step]) -> None:
+        assert self.session is not None and self.hand_id is not None
+        async with self.srv.db.session() as db, db.begin():
+            for step in steps:
+                self.seq += 1
+                await record_step(db, self.hand_id, self.seq, step)
+            if self.session.is_over:
+                result = self.session.result()
+                await close_hand(db, self.hand_id, result)
+                if isinstance(self.session, CasinoGame) and self.casino_session is not None:
+                    payout = int(result.get("payout", 0))
+                    if payout:
+                        await ledger.post(
+                            db,
+                            f"payout:{self.hand_id}",
+                            "payout",
+                            f"hand:{self.hand_id}",
+                            [
+                                (ledger.HOUSE, -payout),
+                                (ledger.casino_book(self.casino_session), payout),
+                            ],
+                        )
+                row = await db.get(GameTable, self.id)
+                if row is not None:
+                    row.status = "open"
+
+    def _after_steps(self, steps: list[Step]) -> None:
+        assert self.session is not None
+        if steps:
+            self.state_no += 1
+        for step in steps:
+            self.srv.metrics.decisions.labels(self.game, step.actor).inc()
+            for i, info in enumerate(self.seats):
+                if info.account is not None:
+                    info.pending.extend(self.session.visible(step, i))
+            if step.actor == "server":
+                self._note(f"time ran out: the server played '{step.action}' for seat {step.seat}")
+        if self.session.is_over:
+            self.status = "open"
+            self._note(f"hand {self.hand_id} over: {self.session.result()}")
+        self._schedule_decision()
+
+    # ------------------------------------------------------------------------------ casino
+    async def top_up(self, account: int, amount: int, key: str | None = None) -> int:
+        """Move cents from the wallet into this table's session credit (opening it)."""
+        async with self.lock:
+            if self.game != "casino":
+                raise TableError("only casino tables hold a session credit", "not_casino")
+            if self.seat_of(account) is None:
+                raise TableError("sit at the table first", "not_seated")
+            if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+                raise TableError("a top-up is a positive number of cents", "bad_amount")
+            async with self.srv.db.session() as db, db.begin():
+                if self.casino_session is None:
+                    cs = CasinoSession(account_id=account, table_id=self.id)
+                    db.add(cs)
+                    await db.flush()
+                    self.casino_session = cs.id
+                await ledger.post(
+                    db,
+                    key or f"topup:{self.casino_session}:{uuid.uuid4().hex}",
+                    "topup",
+                    f"casino:{self.casino_session}",
+                    [
+                        (ledger.wallet(account), -amount),
+                        (ledger.casino_book(self.casino_session), amount),
+                    ],
+                )
+                credit = await ledger.balance(db, ledger.casino_book(self.casino_session))
+            self.state_no += 1
+            await self._broadcast()
+            return credit
+
+    async def stake(self, account: int, state_no: int, amount: int) -> None:
+        """Start a casino round: the stake moves from the session credit to the house in the
+        same transaction that opens the hand record."""
+        async with self.lock:
+            if self.game != "casino":
+                raise TableError("stakes are for casino tables", "not_casino")
+            if self.seat_of(account) is None:
+                raise TableError("sit at the table first", "not_seated")
+            if state_no != self.state_no:
+                raise TableError("the table moved on: redraw and decide again", "stale_state")
+            if self.session is not None and not self.session.is_over:
+                raise TableError("a round is in progress", "round_in_progress")
+            if self.casino_session is None:
+                raise TableError("top up the session credit first", "no_credit")
+            async with self.srv.db.session() as db:
+                credit = await ledger.balance(db, ledger.casino_book(self.casino_session))
+            seed = new_seed()
+            game = CasinoGame(
+                self.config, amount, seed, credit
+            )  # raises StakeError: no money moved
+            book = ledger.casino_book(self.casino_session)
+            await self._begin_hand(game, seed, [(book, -game.stake), (ledger.HOUSE, game.stake)])
+
+    async def _finish_by_default(self) -> None:
+        """Complete the hand in progress with the default strategy (casino, 000)."""
+        assert self.session is not None
+        for _ in range(500):
+            if self.session.is_over:
+                break
+            seat = self.session.deciders()[0]
+            before = copy.copy(self.session)
+            try:
+                step = self.session.timeout(seat)
+                await self._store([step])
+            except BaseException:
+                self.session = before
+                raise
+            self._after_steps([step])
+
+    async def _close_casino_session(self, why: str) -> None:
+        if self.casino_session is None:
+            return
+        sid = self.casino_session
+        async with self.srv.db.session() as db, db.begin():
+            cs = await db.get(CasinoSession, sid)
+            book = ledger.casino_book(sid)
+            rest = await ledger.balance(db, book)
+            if cs is not None and cs.status == "open":
+                if rest:
+                    await ledger.post(
+                        db,
+                        f"close:{sid}",
+                        "session_close",
+                        f"casino:{sid}",
+                        [(book, -rest), (ledger.wallet(cs.account_id), rest)],
+                    )
+                cs.status = "closed"
+                cs.note = why
+                cs.closed_at = datetime.now(UTC)
+        self.casino_session = None
+        self._note(f"casino session closed ({why}); {rest} cents credited to the wallet")
+        for info in self.seats:
+            if info.account is not None:
+                info.pending.append(f"session_closed credited={rest} reason={why}")
+
+    # ------------------------------------------------------------------------------ timers
+    def _schedule_decision(self) -> None:
+        if self._decision_timer is not None:
+            self._decision_timer.cancel()
+            self._decision_timer = None
+        self.deadline = None
+        if self.session is None or self.session.is_over:
+            return
+        humans = [s for s in self.session.deciders() if self.seats[s].bot is None]
+        if not humans:
+            return
+        seat, state_no = humans[0], self.state_no
+        self.deadline = self.srv.clock.now() + self.decision_seconds
+        self._decision_timer = self.srv.later(
+            self.decision_seconds, lambda: self.on_decision_timeout(seat, state_no)
+        )
+
+    async def on_decision_timeout(self, seat: int, state_no: int) -> None:
+        async with self.lock:
+            if state_no != self.state_no or self.session is None or self.session.is_over:
+                return
+            if seat not in self.session.deciders():
+                return
+            before = copy.copy(self.session)
+            try:
+                step = self.session.timeout(seat)
+                steps = [step, *self._bot_steps()]
+                await self._store(steps)
+            except BaseException:
+                self.session = before
+                raise
+            self._after_steps(steps)
+            info = self.seats[seat]
+            info.pending.append(f"auto_played seat={seat}")
+            await self._broadcast()
+            if self.game == "casino" and not info.connected:
+                self._maybe_schedule_close()
+
+    def on_disconnect(self, account: int) -> None:
+        seat = self.seat_of(account)
+        if seat is None:
+            return
+        info = self.seats[seat]
+        info.connected = False
+        info.held_until = self.srv.clock.now() + self.srv.settings.hold_seconds
+        self._note(f"{info.username} lost the connection; seat {seat} held")
+        self._hold_timers[seat] = self.srv.later(
+            self.srv.settings.hold_seconds, lambda: self.on_hold_expired(seat, account)
+        )
+        if self.game == "casino":
+            self._maybe_schedule_close()
+
+    def _maybe_schedule_close(self) -> None:
+        """000: with no pending decision a disconnected session closes after 3 minutes; with
+        one, the decision's time-out decides first and the wait starts after the round."""
+        if self.session is not None and not self.session.is_over:
+            return
+        if self._close_timer is not None:
+            self._close_timer.cancel()
+        self._close_timer = self.srv.later(
+            self.srv.settings.casino_close_seconds, self.on_casino_idle_close
+        )
+
+    async def on_casino_idle_close(self) -> None:
+        async with self.lock:
+            self._close_timer = None
+            seat = next((i for i, s in enumerate(self.seats) if s.account is not None), None)
+            if seat is None or self.seats[seat].connected:
+                return
+            if self.session is not None and not self.session.is_over:
+                return
+            await self._close_casino_session("disconnected")
+            self._vacate(seat)
+
+    async def on_hold_expired(self, seat: int, account: int) -> None:
+        async with self.lock:
+            self._hold_timers.pop(seat, None)
+            info = self.seats[seat]
+            if info.account != account or info.connected:
+                return
+            if self.game == "casino":
+                return  # the casino session has its own 3-minute rule
+            await self._leave_seat(seat, "disconnected")
+            await self._broadcast()
+
+    # ------------------------------------------------------------------------------ output
+    async def update_for(self, seat: int) -> dict[str, Any]:
+        info = self.seats[seat]
+        events, info.pending = info.pending, []
+        view = self.session.view(seat) if self.session is not None else None
+        legal = self.session.legal(seat) if self.session is not None else []
+        credit = None
+        if self.game == "casino" and self.casino_session is not None:
+            async with self.srv.db.session() as db:
+                credit = await ledger.balance(db, ledger.casino_book(self.casino_session))
+        if view is not None and self.game == "casino":
+            view = {**view, "credit": credit}
+        elif self.game == "casino":
+            view = {"credit": credit}
+        return {
+            "type": "table",
+            "table": self.id,
+            "game": self.game,
+            "state_no": self.state_no,
+            "status": self.status,
+            "seat": seat,
+            "seats": [s.public() for s in self.seats],
+            "view": view,
+            "legal": legal,
+            "events": events,
+            "deadline": self.deadline,
+            "log": list(self.log)[-10:],
+        }
+
+    async def _broadcast(self) -> None:
+        for i, info in enumerate(self.seats):
+            if info.account is not None and info.connected:
+                await self.srv.hub.send(info.account, await self.update_for(i))
+
+    # ------------------------------------------------------------------------------ recovery
+    async def recover(self) -> dict[str, Any]:
+        """Resume after a restart: rebuild the unfinished hand from its seed and actions; a
+        casino hand is completed by the default strategy, settled and its session closed."""
+        from mazziere.server.records import actions_of
+        from mazziere.server.store.models import HandPlayer
+
+        report: dict[str, Any] = {"table": self.id, "resumed": False, "completed": False}
+        async with self.srv.db.session() as db:
+            hand = await db.scalar(
+                select(Hand)
+                .where(Hand.table_id == self.id, Hand.status == "playing")
+                .order_by(Hand.id.desc())
+                .limit(1)
+            )
+            cs = await db.scalar(
+                select(CasinoSession).where(
+                    CasinoSession.table_id == self.id, CasinoSession.status == "open"
+                )
+            )
+            if cs is not None:
+                self.casino_session = cs.id
+                self.seats[0].account = cs.account_id
+            if hand is None:
+                if cs is not None:
+                    await self._close_casino_session("restart")
+                    self._vacate(0)
+                return report
+            players = list(
+                (await db.scalars(select(HandPlayer).where(HandPlayer.hand_id == hand.id))).all()
+            )
+            steps = await actions_of(db, hand.id)
+        for p in players:
+            if p.seat < len(self.seats):
+                self.seats[p.seat].account = p.account_id
+                if p.is_bot:
+                    self.seats[p.seat].bot = str(
+                        (hand.players[p.seat] or {}).get("bot") or "greedy"
+                    )
+        game = GAMES[self.game].from_setup(hand.setup, hand.seed)
+        for row in steps:
+            game.apply(row.seat, row.action, row.actor)
+        self.session, self.hand_id, self.seq = game, hand.id, len(steps)
+        self.status = "playing"
+        self.state_no += 1
+        report["resumed"] = True
+        report["actions_replayed"] = len(steps)
+        if self.game == "casino":
+            async with self.lock:
+                await self._finish_by_default()
+                await self._close_casino_session("restart")
+                self._vacate(0)
+            report["completed"] = True
+            report["result"] = game.result()
+        else:
+            self._schedule_decision()
+        return report
+
+
+def game_commitment(seed: str) -> str:
+    from mazziere.server.games.base import commitment
+
+    return commitment(seed)
+
+
+def new_table_config(game: str, body: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """Validate a create-table request; returns (config, seats). Raises typed errors."""
+    kind = GAMES.get(game)
+    if kind is None:
+        raise TableError(f"unknown game {game!r}: {', '.join(GAMES)}", "unknown_game")
+    return kind.table_config(body)

@@ -1,0 +1,39 @@
+"""The bot registry: bots looked up by name, like presets (design.md "Rules engines").
+
+>>> find_bot("greedy").name
+'greedy'
+>>> try:
+...     find_bot("greedyy")
+... except UnknownOption as e:
+...     print(e.code, e.message)
+unknown_bot unknown UNO bot 'greedyy' (did you mean 'greedy'?); bots: autoplay, greedy, random
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+from mazziere.errors import UnknownOption
+from mazziere.uno.bots.autoplay_bot import AutoplayBot
+from mazziere.uno.bots.base import Bot
+from mazziere.uno.bots.greedy import GreedyBot
+from mazziere.uno.bots.random_bot import RandomBot
+
+BOTS: Mapping[str, Callable[[], Bot]] = MappingProxyType(
+    {"autoplay": AutoplayBot, "greedy": GreedyBot, "random": RandomBot}
+)
+"""Bot factories by name."""
+
+
+def find_bot(name: str) -> Bot:
+    """A new bot of that name; an unknown name raises :class:`UnknownOption` (``unknown_bot``)."""
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if key in BOTS:
+        return BOTS[key]()
+    near = difflib.get_close_matches(key, list(BOTS), n=1)
+    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    raise UnknownOption(
+        f"unknown UNO bot {name!r}{hint}; bots: {', '.join(sorted(BOTS))}", "unknown_bot"
+    )

@@ -1,0 +1,129 @@
+"""A real server on a real socket for tests: uvicorn in the test's event loop, an HTTP client
+and WebSocket clients that speak the protocol."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+
+from mazziere.server.app import create_app
+from mazziere.server.clock import Clock
+from mazziere.server.context import Server, Settings
+
+
+@dataclass
+class Live:
+    server: Server
+    base: str
+    http: httpx.AsyncClient
+
+    @property
+    def ws_base(self) -> str:
+        return self.base.replace("http://", "ws://")
+
+    async def signup(self, name: str, password: str = "correct horse") -> dict[str, Any]:
+        r = await self.http.post("/api/signup", json={"username": name, "password": password})
+        r.raise_for_status()
+        return dict(r.json())
+
+    async def post(self, path: str, token: str, body: dict[str, Any] | None = None) -> Any:
+        r = await self.http.post(
+            path, json=body or {}, headers={"Authorization": f"Bearer {token}"}
+        )
+        return r
+
+    async def get(self, path: str, token: str) -> Any:
+        r = await self.http.get(path, headers={"Authorization": f"Bearer {token}"})
+        r.raise_for_status()
+        return r.json()
+
+    async def connect(self, token: str) -> Client:
+        ws = await websockets.connect(f"{self.ws_base}/ws?token={token}", max_size=2**22)
+        c = Client(ws)
+        c.reader = asyncio.create_task(c._read())
+        await c.wait(lambda m: m["type"] == "hello")
+        return c
+
+
+@dataclass
+class Client:
+    ws: Any
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    tables: dict[int, dict[str, Any]] = field(default_factory=dict)
+    reader: asyncio.Task[None] | None = None
+    new: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: tuple[int, str] | None = None
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                m = json.loads(raw)
+                self.messages.append(m)
+                if m["type"] == "table":
+                    self.tables[m["table"]] = m
+                self.new.set()
+        except websockets.ConnectionClosed as e:
+            self.closed = (e.code, e.reason)
+        finally:
+            if self.closed is None and self.ws.close_code is not None:
+                self.closed = (self.ws.close_code, self.ws.close_reason or "")
+            self.new.set()
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps({"v": 1, **msg}))
+
+    async def wait(self, pred: Any, timeout: float = 15.0, start: int = 0) -> dict[str, Any]:
+        async def find() -> dict[str, Any]:
+            seen = start
+            while True:
+                for m in self.messages[seen:]:
+                    if pred(m):
+                        return m
+                seen = len(self.messages)
+                if self.closed is not None:
+                    raise ConnectionError(f"closed: {self.closed}")
+                self.new.clear()
+                await self.new.wait()
+
+        return await asyncio.wait_for(find(), timeout)
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        if self.reader is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self.reader, 5)
+
+
+@contextlib.asynccontextmanager
+async def live_server(
+    db_url: str, data_dir: Path, clock: Clock | None = None, **settings: Any
+) -> AsyncIterator[Live]:
+    srv = Server(Settings(data_dir=data_dir, database_url=db_url, **settings), clock=clock)
+    app = create_app(srv=srv)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", ws_max_size=2**20
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    for _ in range(500):
+        if server.started:
+            break
+        await asyncio.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        try:
+            yield Live(srv, base, http)
+        finally:
+            server.should_exit = True
+            await asyncio.wait_for(task, 15)

@@ -1,0 +1,179 @@
+"""Issue 5 "Tests": against a real server over real sockets, two accounts play a full UNO match
+with bots, a casino round with a stake; the ledger check passes after each."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from mazziere.server.store import ledger
+
+from .live import Client, Live, live_server
+
+
+async def ledger_ok(live: Live) -> ledger.LedgerReport:
+    async with live.server.db.session() as db:
+        rep = await ledger.check(db)
+    assert rep.ok, rep.problems
+    return rep
+
+
+async def play_until_over(c: Client, table: int, seat: int, timeout: float = 60) -> dict[str, Any]:
+    """Act on every decision with the first legal action until the match result shows."""
+    import asyncio
+
+    async def loop() -> dict[str, Any]:
+        acted_on, sent_at = -1, 0
+        while True:
+            c.new.clear()
+            if any(m["type"] == "error" for m in c.messages[sent_at:]):
+                # refused (e.g. rate_limited while playing this fast): decide again
+                await asyncio.sleep(0.1)
+                acted_on, sent_at = -1, len(c.messages)
+            t = c.tables.get(table)
+            if t is not None and t["view"] and t["view"].get("result"):
+                return t
+            if (
+                t is not None
+                and t["legal"]
+                and t["view"]
+                and t["view"].get("current", seat) == seat
+                and t["state_no"] != acted_on
+            ):
+                acted_on, sent_at = t["state_no"], len(c.messages)
+                await c.send(
+                    {
+                        "type": "action",
+                        "table": table,
+                        "state_no": t["state_no"],
+                        "action": t["legal"][0],
+                    }
+                )
+            await asyncio.wait_for(c.new.wait(), 10)
+
+    try:
+        return await asyncio.wait_for(loop(), timeout)
+    except TimeoutError:
+        brief = [
+            (
+                m["type"],
+                m.get("state_no"),
+                m.get("code"),
+                m.get("legal"),
+                (m.get("view") or {}).get("current"),
+                (m.get("view") or {}).get("phase"),
+            )
+            for m in c.messages[-6:]
+        ]
+        raise AssertionError(f"seat {seat} stuck; last messages: {brief}") from None
+
+
+async def test_two_accounts_play_a_full_uno_match_with_bots(db_url: str, tmp_path: Path) -> None:
+    async with live_server(db_url, tmp_path) as live:
+        a, b = await live.signup("anna"), await live.signup("bruno")
+        r = await live.post(
+            "/api/tables",
+            a["token"],
+            {
+                "game": "uno",
+                "preset": "classic",
+                "options": {"match": "single_hand"},
+                "seats": 4,
+                "bots": "greedy",
+            },
+        )
+        assert r.status_code == 200, r.text
+        table = r.json()["id"]
+        ca, cb = await live.connect(a["token"]), await live.connect(b["token"])
+        await ca.send({"type": "join", "table": table})
+        await ca.wait(lambda m: m["type"] == "table" and m["seat"] == 0)
+        await cb.send({"type": "join", "table": table})
+        await cb.wait(lambda m: m["type"] == "table" and m["seat"] == 1)
+        await ca.send({"type": "start", "table": table})
+        await ca.wait(lambda m: m["type"] == "table" and m["status"] == "playing")
+        import asyncio
+
+        ra, rb = await asyncio.gather(play_until_over(ca, table, 0), play_until_over(cb, table, 1))
+        assert ra["view"]["result"]["winner"] in range(4)
+        assert ra["view"]["result"] == rb["view"]["result"]
+        # every message either client received holds only its own hand
+        for c, seat in ((ca, 0), (cb, 1)):
+            for m in c.messages:
+                if m["type"] == "table" and m["view"] and "hand" in m["view"]:
+                    assert m["seat"] == seat
+        hist = await live.get("/api/history", a["token"])
+        assert hist and hist[0]["game"] == "uno" and hist[0]["status"] == "done"
+        rep = await live.get(f"/api/history/{hist[0]['hand']}", a["token"])
+        assert rep["seed"] and rep["steps"]
+        await ca.close()
+        await cb.close()
+        await ledger_ok(live)
+
+
+async def test_casino_round_with_a_stake_settles_into_the_wallet(
+    db_url: str, tmp_path: Path
+) -> None:
+    async with live_server(db_url, tmp_path, demo_credit=50_000) as live:
+        a = await live.signup("carla")
+        r = await live.post("/api/tables", a["token"], {"game": "casino", "decision_seconds": 30})
+        table = r.json()["id"]
+        c = await live.connect(a["token"])
+        await c.send({"type": "join", "table": table})
+        await c.wait(lambda m: m["type"] == "table")
+        await c.send({"type": "topup", "table": table, "amount": 10_000})
+        upd = await c.wait(
+            lambda m: m["type"] == "table" and (m["view"] or {}).get("credit") == 10_000
+        )
+        await c.send({"type": "stake", "table": table, "state_no": upd["state_no"], "amount": 500})
+        await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("stake") == 500)
+        final = await play_until_over(c, table, 0)
+        result = final["view"]["result"]
+        assert result["stake"] == 500 and result["payout"] in (0, 500, 1000, 1500)
+        await c.send({"type": "leave", "table": table})
+        await c.wait(
+            lambda m: m["type"] == "table" and any("session_closed" in e for e in m["events"])
+        )
+        me = await live.get("/api/me", a["token"])
+        assert me["balance"] == 50_000 - 500 + result["payout"]
+        wallet = await live.get("/api/wallet", a["token"])
+        kinds = {m["kind"] for m in wallet["movements"]}
+        assert {"demo_credit", "topup", "stake", "session_close"} <= kinds
+        rep = await ledger_ok(live)
+        assert rep.issued == 50_000
+        await c.close()
+
+
+async def test_invalid_stake_moves_no_money(db_url: str, tmp_path: Path) -> None:
+    async with live_server(db_url, tmp_path, demo_credit=5_000) as live:
+        a = await live.signup("dario")
+        table = (await live.post("/api/tables", a["token"], {"game": "casino"})).json()["id"]
+        c = await live.connect(a["token"])
+        await c.send({"type": "join", "table": table})
+        await c.wait(lambda m: m["type"] == "table")
+        await c.send({"type": "topup", "table": table, "amount": 1_000})
+        upd = await c.wait(
+            lambda m: m["type"] == "table" and (m["view"] or {}).get("credit") == 1_000
+        )
+        for amount, code in (
+            (0, "stake_not_positive"),
+            (-5, "stake_not_positive"),
+            (20_000, "stake_above_max"),
+            (2_000, "stake_above_credit"),
+        ):
+            n = len(c.messages)
+            await c.send(
+                {"type": "stake", "table": table, "state_no": upd["state_no"], "amount": amount}
+            )
+            err = await c.wait(lambda m: m["type"] == "error", start=n)
+            assert err["code"] == code
+        n = len(c.messages)
+        raw = {"v": 1, "type": "stake", "table": table, "state_no": upd["state_no"], "amount": 10.5}
+        await c.ws.send(json.dumps(raw))
+        err = await c.wait(lambda m: m["type"] == "error", start=n)
+        assert err["code"] == "bad_message"
+        async with live.server.db.session() as db:
+            assert await ledger.balance(db, ledger.wallet(a["account"])) == 4_000
+            assert await ledger.balance(db, ledger.HOUSE) == 0
+        await ledger_ok(live)
+        await c.close()

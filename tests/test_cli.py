@@ -1,0 +1,132 @@
+"""The ``mazziere`` command line: ``sim uno --json`` for every preset and seat count,
+``play uno`` driven by scripted input, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from mazziere.cli import app
+from mazziere.cli_options import parse_option_value, parse_options, uno_rules
+from mazziere.errors import OptionError, UnknownOption
+from mazziere.uno import PRESETS
+
+runner = CliRunner()
+
+
+def _sim_cases() -> list[tuple[str, int]]:
+    return [
+        (name, n)
+        for name, rules in PRESETS.items()
+        for n in range(rules.min_players, rules.max_players + 1)
+    ]
+
+
+@pytest.mark.parametrize(("preset", "players"), _sim_cases())
+def test_sim_json_for_every_preset_and_seat_count(preset: str, players: int) -> None:
+    args = ["sim", "uno", "--preset", preset, "--players", str(players), "--games", "2"]
+    args += ["--seed", "9", "--option", "match=single_hand", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)  # exactly one JSON object on stdout
+    assert data["games"] == 2 and data["players"] == players and data["preset"] == preset
+    assert len(data["wins_by_seat"]) == players and sum(data["wins_by_seat"]) >= 2
+    assert data["mean_turns"] > 0 and data["games_per_second"] > 0
+    assert len(data["win_rate_ci95"]) == players
+
+
+def test_sim_full_match_json_is_reproducible() -> None:
+    args = ["sim", "uno", "--preset", "online", "--games", "3", "--seed", "4", "--json"]
+    a = json.loads(runner.invoke(app, [*args, "--bots", "greedy,random"]).stdout)
+    b = json.loads(runner.invoke(app, [*args, "--bots", "greedy,random"]).stdout)
+    assert a["wins_by_seat"] == b["wins_by_seat"] and a["mean_turns"] == b["mean_turns"]
+    assert a["bots"] == ["greedy", "random", "greedy", "random"]
+
+
+def test_sim_prints_a_table_with_confidence_intervals() -> None:
+    result = runner.invoke(app, ["sim", "uno", "--preset", "casino", "--games", "5"])
+    assert result.exit_code == 0, result.output
+    for text in ("Win rate", "95% CI", "Mean turns per hand", "games/s", "greedy"):
+        assert text in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--preset", "nope"], "unknown UNO preset 'nope'"),
+        (["--preset", "casino", "--players", "4"], "these rules seat 2-2 players, not 4"),
+        (["--players", "11"], "not 11"),
+        (["--bots", "greedy,smart"], "unknown UNO bot 'smart'"),
+        (["--option", "stackin=draw2"], "unknown UNO option 'stackin' (did you mean 'stacking'?)"),
+        (["--option", "jump_in=maybe"], "option jump_in takes true or false"),
+        (["--option", "stacking=lots"], "option stacking='lots' is not one of"),
+        (["--option", "jump_in"], "--option takes name=value"),
+    ],
+)
+@pytest.mark.parametrize("command", ["sim", "play"])
+def test_bad_command_lines_exit_2_with_one_line(
+    command: str, args: list[str], message: str
+) -> None:
+    result = runner.invoke(app, [command, "uno", *args, "--seed", "1"], input="quit\n")
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+
+
+def test_option_values_are_read_by_type() -> None:
+    assert parse_options(["jump_in=true", "target=200", "turn_time_limit=none"]) == {
+        "jump_in": True,
+        "target": 200,
+        "turn_time_limit": None,
+    }
+    assert parse_option_value("turn_time_limit", "12.5") == 12.5
+    assert parse_option_value("zero_groups", "0,2/1,3") == ((0, 2), (1, 3))
+    assert uno_rules("house", ["burn=yes", "match=fixed_hands"]).burn is True
+    with pytest.raises(UnknownOption):
+        uno_rules("house", ["brun=yes"])
+    with pytest.raises(OptionError):
+        parse_options(["target=lots"])
+
+
+# ---------------------------------------------------------------- play
+PLAY = ["play", "uno", "--preset", "classic", "--players", "3", "--seed", "5"]
+
+
+def test_play_a_full_single_hand_from_scripted_input() -> None:
+    script = "Z9\nhelp\n42\n" + "1\n" * 2000
+    result = runner.invoke(app, [*PLAY, "--option", "match=single_hand"], input=script)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "unknown card 'Z9'" in out and "type 'help' for the action forms" in out
+    assert "Type the number of an action from the list" in out  # the help text
+    assert "there is no action number 42" in out
+    assert "Your hand" in out and "Discard:" in out and "Recent events" in out
+    assert "Hand result" in out and "Match over" in out
+    assert "Traceback" not in result.output
+
+
+def test_play_is_reproducible_with_a_seed_and_offers_out_of_turn_actions() -> None:
+    args = [*PLAY, "--option", "match=single_hand", "--option", "jump_in=true"]
+    script = "1\n" * 2000
+    a = runner.invoke(app, args, input=script)
+    b = runner.invoke(app, args, input=script)
+    assert a.exit_code == 0 and a.stdout == b.stdout
+    assert "Match over" in a.stdout
+
+
+def test_play_never_shows_other_hands_before_the_hand_ends() -> None:
+    result = runner.invoke(app, PLAY, input="quit\n")
+    assert result.exit_code == 0 and "You left the table" in result.stdout
+    assert "Seat 1 was dealt" not in result.stdout and "You were dealt" in result.stdout
+
+
+def test_play_ends_cleanly_when_input_runs_out() -> None:
+    result = runner.invoke(app, PLAY, input="1\n1\n")
+    assert result.exit_code == 0 and "You left the table" in result.stdout
+
+
+def test_help_lists_the_sub_apps() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0 and "play" in result.stdout and "sim" in result.stdout

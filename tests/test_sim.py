@@ -1,0 +1,139 @@
+"""UNO simulation: confidence intervals, reproducible seeds, identical results whatever the
+worker count, bots fed only views, a step limit, and greedy beating random."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+import pytest
+
+from mazziere.errors import OptionError, UnknownOption
+from mazziere.sim import SimulationError, UnoSimResult, mean_ci, simulate_uno, wilson
+from mazziere.sim.stats import t_quantile, z_quantile
+from mazziere.sim.uno_sim import play_match, resolve_bots
+from mazziere.uno import Action, Draw, State, View, find_preset
+from mazziere.uno.bots import GreedyBot
+
+SINGLE = find_preset("classic").with_options(match="single_hand")
+
+
+def _same(a: UnoSimResult, b: UnoSimResult) -> bool:
+    keys = ("games", "wins_by_seat", "win_rate_ci95", "turns_per_hand", "mean_hands", "bots")
+    return all(getattr(a, k) == getattr(b, k) for k in keys)
+
+
+# ---------------------------------------------------------------- statistics
+def test_wilson_interval_matches_published_values() -> None:
+    w = wilson(81, 263)  # Wilson 1927 / Newcombe 1998 example: 0.2553-0.3662
+    assert (round(w.low, 4), round(w.high, 4)) == (0.2553, 0.3662)
+    zero = wilson(0, 10)
+    assert zero.low == 0.0 and 0.27 < zero.high < 0.28
+    assert wilson(10, 10).high == 1.0
+    assert math.isnan(wilson(0, 0).estimate)
+    with pytest.raises(ValueError):
+        wilson(3, 2)
+
+
+def test_mean_ci_uses_student_t() -> None:
+    ci = mean_ci([2.0, 4.0, 6.0])
+    assert ci.mean == 4.0 and ci.n == 3
+    assert ci.high - ci.mean == pytest.approx(4.302653 * 2 / math.sqrt(3), rel=1e-6)
+    assert mean_ci([5.0]).low == mean_ci([5.0]).high == 5.0
+    assert math.isnan(mean_ci([]).mean)
+
+
+@pytest.mark.parametrize(
+    ("dof", "value"), [(1, 12.7062), (2, 4.3027), (3, 3.1824), (9, 2.2622), (60, 2.0003)]
+)
+def test_t_quantile_table(dof: int, value: float) -> None:
+    assert t_quantile(0.95, dof) == pytest.approx(value, abs=1e-4)
+    assert z_quantile(0.95) == pytest.approx(1.959964, abs=1e-6)
+
+
+# ---------------------------------------------------------------- simulation
+def test_sim_is_reproducible_from_the_seed() -> None:
+    a = simulate_uno(SINGLE, 4, 30, "s", ["greedy", "random"])
+    b = simulate_uno(SINGLE, 4, 30, "s", ["greedy", "random"])
+    c = simulate_uno(SINGLE, 4, 30, "t", ["greedy", "random"])
+    assert _same(a, b) and a.games == 30
+    assert not _same(a, c)
+
+
+def test_sim_is_identical_with_one_or_two_workers() -> None:
+    rules = find_preset("house")  # full matches to 500 points
+    one = simulate_uno(rules, 3, 12, 7, ["greedy", "random", "autoplay"], workers=1)
+    two = simulate_uno(rules, 3, 12, 7, ["greedy", "random", "autoplay"], workers=2)
+    assert _same(one, two) and two.workers == 2
+
+
+def test_greedy_beats_random_by_a_clear_margin() -> None:
+    r = simulate_uno(SINGLE, 4, 300, 11, ["greedy", "random"])
+    greedy = r.wins_by_seat[0] + r.wins_by_seat[2]
+    low = wilson(greedy, r.games).low
+    assert low > 0.75, r.wins_by_seat  # an even game would give 0.5
+
+
+def test_every_match_has_a_winner_and_team_wins_count_for_both_partners() -> None:
+    r = simulate_uno(find_preset("online").with_options(teams=True), 4, 8, 3, ["greedy"])
+    assert r.wins_by_seat[0] == r.wins_by_seat[2] and r.wins_by_seat[1] == r.wins_by_seat[3]
+    assert r.wins_by_seat[0] + r.wins_by_seat[1] == 8
+    solo = simulate_uno(SINGLE, 5, 10, 3, ["random"])
+    assert sum(solo.wins_by_seat) == 10 and solo.mean_hands >= 1
+    assert solo.mean_turns > 0 and solo.games_per_second > 0
+
+
+def test_progress_reports_every_game() -> None:
+    seen: list[tuple[int, int]] = []
+    simulate_uno(SINGLE, 2, 5, 1, ["greedy"], progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (5, 5) and all(t == 5 for _, t in seen)
+
+
+@dataclass
+class SpyBot:
+    """Greedy play that records what it was shown."""
+
+    name: str = "spy"
+    seen: list[type] = field(default_factory=list)
+
+    def act(self, view: View, rng: random.Random) -> Action | None:
+        self.seen.append(type(view))
+        assert not isinstance(view, State)
+        return GreedyBot().act(view, rng)
+
+
+def test_bots_only_receive_views() -> None:
+    spy = SpyBot()
+    simulate_uno(find_preset("house").with_options(jump_in=True), 4, 3, 2, [spy, "random"])
+    assert spy.seen and set(spy.seen) == {View}
+
+
+def test_seat_i_plays_bots_i_mod_len() -> None:
+    table = resolve_bots(["greedy", "random", "autoplay"], 5)
+    assert [b.name for b in table] == ["greedy", "random", "autoplay", "greedy", "random"]
+    with pytest.raises(UnknownOption):
+        resolve_bots(["greedy", "nobody"], 2)
+    with pytest.raises(OptionError):
+        simulate_uno(find_preset("casino"), 3, 1, 1, ["greedy"])
+
+
+def test_step_limit_raises_a_clear_error() -> None:
+    with pytest.raises(SimulationError) as err:
+        play_match(find_preset("classic"), 4, "x", resolve_bots(["random"], 4), max_steps=10)
+    assert err.value.code == "step_limit" and "did not end within 10 actions" in err.value.message
+
+
+@dataclass
+class CheatBot:
+    name: str = "cheat"
+
+    def act(self, view: View, rng: random.Random) -> Action | None:
+        return Draw() if view.my_turn else None
+
+
+def test_a_bot_choosing_an_illegal_action_is_reported() -> None:
+    rules = find_preset("classic").with_options(voluntary_draw=False, match="single_hand")
+    with pytest.raises(SimulationError) as err:
+        simulate_uno(rules, 2, 3, 1, [CheatBot()])
+    assert err.value.code == "bot_illegal_action"
