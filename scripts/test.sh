@@ -7,7 +7,7 @@ PY=${PYTHON:-python3}
 . .venv/bin/activate
 python -m pip install -q --upgrade pip >/dev/null
 python -m pip install -q -e '.[dev,bench]'
-ruff check mazziere tests benchmarks
-ruff format --check mazziere tests benchmarks
+ruff check .
+ruff format --check .
 mypy
 python -m pytest -n auto --doctest-modules mazziere tests "$@"

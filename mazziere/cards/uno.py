@@ -87,6 +87,9 @@ WILD_FACE = 52
 WILD4_FACE = 53
 
 
+_FACE_COLOR_OBJ: tuple[Color | None, ...] = tuple(None if c < 0 else Color(c) for c in FACE_COLOR)
+
+
 class Card(int):
     """One UNO face. Instances are interned: ``Card(7) is Card(7)`` after :func:`card`."""
 
@@ -95,8 +98,7 @@ class Card(int):
     @property
     def color(self) -> Color | None:
         """The printed colour, or ``None`` for Wild and Wild Draw Four."""
-        c = FACE_COLOR[self]
-        return None if c < 0 else Color(c)
+        return _FACE_COLOR_OBJ[self]
 
     @property
     def kind(self) -> Kind:

@@ -2,7 +2,9 @@
 engine's ``timeout`` action and for the ``autoplay`` bot.
 
 On time-out the system plays the playable card of lowest value, never an action or wild
-card; otherwise it draws and passes. Where 004 is silent: a pending +2/+4 is accepted (never
+card; otherwise it draws and passes. Where 004 is silent: playing the next-to-last card, it
+first says UNO for the player (an automatic penalty for the system's own play would punish the
+player twice); a pending +2/+4 is accepted (never
 challenged or stacked); a drawn card is kept, unless ``drawn_card='must_play'`` forces it; the
 first card's colour is the one the hand holds most (ties in R, Y, G, B order); a 7 swap or a 0
 give-four takes the first seat offered.
@@ -37,6 +39,8 @@ def choose_autoplay(legal: Sequence[A.Action], hand: Sequence[Card], phase: Phas
     ]
     if phase is Phase.PLAY:
         if plays:
+            if A.CALL_UNO in legal and len(hand) == 2:
+                return A.CALL_UNO  # the system says UNO for the player it plays for
             return min(plays, key=lambda a: (a.cards[0].points, int(a.cards[0])))
         if A.DRAW in legal:
             return A.DRAW
@@ -49,16 +53,16 @@ def choose_autoplay(legal: Sequence[A.Action], hand: Sequence[Card], phase: Phas
 def autoplay_choice(machine: Machine, seat: int) -> Iterator[A.Action]:
     """Actions the server applies for a timed-out seat, decided one at a time (draw, then
     keep or play the drawn card)."""
-    for _ in range(3):
+    for _ in range(4):
         if machine.current != seat or machine.phase is Phase.OVER:
             return
-        legal = [a for a in machine.legal(seat) if not isinstance(a, (A.CallUno, A.Catch))]
+        legal = [a for a in machine.legal(seat) if not isinstance(a, A.Catch)]
         if not legal:
             return
         phase = machine.phase
         action = choose_autoplay(legal, machine.hands[seat], phase)
         yield action
-        if phase is Phase.PLAY and not isinstance(action, A.Draw):
+        if phase is Phase.PLAY and not isinstance(action, (A.Draw, A.CallUno)):
             return
         if phase in (Phase.DRAWN, Phase.PENDING):
             return

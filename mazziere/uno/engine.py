@@ -94,6 +94,7 @@ def view(state: State, seat: int | None) -> View:
         discard_count=len(state.discard),
         pending=state.pending,
         challengeable=state.w4_by is not None,
+        w4_by=state.w4_by,
         drawn=state.drawn if own and seat == state.current else None,
         uno_seat=state.uno_seat,
         uno_called=state.uno_called,
@@ -102,6 +103,7 @@ def view(state: State, seat: int | None) -> View:
         scores=state.scores,
         hands_won=state.hands_won,
         turns=state.turns,
+        total_turns=state.total_turns,
         result=state.result,
         legal=legal,
     )

@@ -151,9 +151,9 @@ class Machine(Scoring):
                 return out
             if (
                 rules.uno_call != "off"
-                and len(hand) == 2
                 and self.uno_ready != seat
                 and phase in (Phase.PLAY, Phase.DRAWN)
+                and self._may_precall(seat, out)
             ):
                 out.append(A.CALL_UNO)
         else:
@@ -184,6 +184,14 @@ class Machine(Scoring):
             elif rules.uno_call == "catch":
                 out.append(A.Catch(self.uno_seat))
         return out
+
+    def _may_precall(self, seat: int, legal: list[A.Action]) -> bool:
+        """UNO may be said before playing: holding two cards, or when a legal several-card
+        play (multi-play, bruciata) would leave exactly one."""
+        n = len(self.hands[seat])
+        if n == 2:
+            return True
+        return n > 2 and any(isinstance(a, A.Play) and len(a.cards) == n - 1 for a in legal)
 
     def _play_variants(self, cards: tuple[Card, ...], seat: int) -> list[A.Action]:
         last = cards[-1]
@@ -594,8 +602,8 @@ class Machine(Scoring):
         if (
             seat == self.current
             and self.phase in (Phase.PLAY, Phase.DRAWN)
-            and len(hand) == 2
             and self.uno_ready != seat
+            and self._may_precall(seat, self.legal(seat))
         ):
             self.uno_ready = seat
             self.events.append(E.UnoCalled(seat))

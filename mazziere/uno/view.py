@@ -32,6 +32,8 @@ class View:
     discard_count: int
     pending: int
     challengeable: bool
+    w4_by: int | None
+    """The seat whose +4 may be challenged now (public: everybody saw it played)."""
     drawn: Card | None
     uno_seat: int | None
     uno_called: bool
@@ -40,6 +42,7 @@ class View:
     scores: tuple[int, ...]
     hands_won: tuple[int, ...]
     turns: int
+    total_turns: int
     result: MatchResult | None
     legal: tuple[Action, ...]
 

@@ -88,3 +88,23 @@ def test_uno_call_when_not_due_is_refused() -> None:
     with pytest.raises(IllegalAction) as e:
         play(s, 0, "uno")
     assert e.value.code == "uno_not_due"
+
+
+def test_uno_precall_before_a_several_card_play_leaving_one_card() -> None:
+    rules = find_preset("house")  # multi_play, catch
+    s = position(rules, ["R6 Y6 B3", "G1 G2", "B1 B2"], "R2")
+    assert "uno" in legal_texts(s, 0)
+    s2, ev = run(s, [(0, "uno"), (0, "R6,Y6")])
+    assert s2.uno_seat == 0 and s2.uno_called
+    assert not any(t.startswith("catch") for t in legal_texts(s2, 1))
+
+
+def test_autoplay_says_uno_for_the_player_it_plays_for() -> None:
+    s = position(AUTO, ["R3 B9", "G1 R9 G2", "B1 B2", "Y1 Y2"], "R7")
+    s2, ev = play(s, 0, "timeout")
+    t = texts(ev)
+    assert t.index("uno_called seat=0") < t.index(
+        "played seat=0 cards=R3 color=- target=- jump_in=0"
+    )
+    s3, ev3 = play(s2, 1, "R9")
+    assert "uno_missed seat=0" not in texts(ev3)
