@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import typer
 
+from mazziere.cli_server import ledger_app, serve, server_help
 from mazziere.cli_uno import play_uno, sim_uno
 
 app = typer.Typer(
@@ -27,6 +28,8 @@ app.add_typer(sim_app, name="sim")
 
 play_app.command("uno")(play_uno)
 sim_app.command("uno")(sim_uno)
+app.command("serve", help=server_help)(serve)
+app.add_typer(ledger_app, name="ledger")
 
 
 def main() -> None:

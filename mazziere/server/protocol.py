@@ -107,7 +107,8 @@ class TableUpdate(_Msg):
     view: dict[str, Any] | None
     legal: list[str]
     events: list[str]
-    deadline: float | None
+    time_left: float | None
+    """Seconds left for the pending decision (``None``: no timer runs)."""
     log: list[str]
 
 

@@ -180,7 +180,7 @@ class TableActor:
             "view": None,
             "legal": [],
             "events": events,
-            "deadline": None,
+            "time_left": None,
             "log": list(self.log)[-10:],
         }
         await self.srv.hub.send(account, update)
@@ -543,7 +543,9 @@ class TableActor:
             "view": view,
             "legal": legal,
             "events": events,
-            "deadline": self.deadline,
+            "time_left": None
+            if self.deadline is None
+            else round(max(0.0, self.deadline - self.srv.clock.now()), 1),
             "log": list(self.log)[-10:],
         }
 

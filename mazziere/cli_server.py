@@ -1,0 +1,72 @@
+"""``mazziere serve`` (the game server) and ``mazziere ledger check`` (reconciliation)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+server_help = "Start the game server (SQLite in --data by default, PostgreSQL with a URL)."
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    data: Annotated[Path, typer.Option(help="Folder for the SQLite database.")] = Path("data"),
+    database_url: Annotated[
+        str | None,
+        typer.Option(help="e.g. postgresql://user@127.0.0.1:5432/db (default: SQLite in --data)"),
+    ] = None,
+    demo_credit: Annotated[int, typer.Option(help="Cents credited on sign-up.")] = 100_000,
+) -> None:
+    """Start the server; the schema is migrated and unfinished tables resumed at start."""
+    import uvicorn
+
+    from mazziere.server.app import create_app
+    from mazziere.server.context import Settings
+
+    settings = Settings(data_dir=data, database_url=database_url, demo_credit=demo_credit)
+    app = create_app(settings)
+    typer.echo(f"mazziere: serving on http://{host}:{port} (database: {settings.url()})", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+
+
+ledger_app = typer.Typer(help="Money records: reconciliation.", no_args_is_help=True)
+
+
+@ledger_app.command("check")
+def ledger_check(
+    data: Annotated[Path, typer.Option(help="Folder of the SQLite database.")] = Path("data"),
+    database_url: Annotated[str | None, typer.Option(help="A PostgreSQL URL instead.")] = None,
+) -> None:
+    """Prove that every account, session and the house balance to their entries and that the
+    total is unchanged; exit 1 otherwise."""
+    from mazziere.server.context import Settings
+    from mazziere.server.store import ledger
+    from mazziere.server.store.db import Database
+
+    url = Settings(data_dir=data, database_url=database_url).url()
+    if database_url is None and not (data / "mazziere.sqlite3").exists():
+        typer.echo(f"error: no database in {data} (use --data or --database-url)", err=True)
+        raise typer.Exit(2)
+
+    async def run() -> ledger.LedgerReport:
+        db = Database(url)
+        try:
+            await db.migrate()
+            async with db.session() as s:
+                return await ledger.check(s)
+        finally:
+            await db.close()
+
+    rep = asyncio.run(run())
+    typer.echo(
+        f"transactions={rep.transactions} entries={rep.entries} books={rep.books} "
+        f"issued={rep.issued} house={rep.house} total={rep.total}"
+    )
+    for p in rep.problems:
+        typer.echo(f"PROBLEM: {p}")
+    typer.echo("ledger: OK" if rep.ok else f"ledger: {len(rep.problems)} problem(s)")
+    raise typer.Exit(0 if rep.ok else 1)
