@@ -72,7 +72,7 @@ class Client:
                     self.tables[m["table"]] = m
                 self.new.set()
         except websockets.ConnectionClosed as e:
-            self.closed = (e.code, e.reason)
+            self.closed = (e.rcvd.code, e.rcvd.reason) if e.rcvd else (1006, "")
         finally:
             if self.closed is None and self.ws.close_code is not None:
                 self.closed = (self.ws.close_code, self.ws.close_reason or "")

@@ -1,0 +1,205 @@
+"""platform.md "Time and presence" (seeds 000 and 004), driven by a manual clock: decision
+time-outs, held seats, casino session closing, inactivity, a second login, abandonment."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from mazziere.server.clock import ManualClock
+from mazziere.server.store import ledger
+
+from .live import Client, Live, live_server
+
+
+async def settle(live: Live, clock: ManualClock, seconds: float) -> None:
+    clock.advance(seconds)
+    await live.server.idle()
+    await asyncio.sleep(0.05)
+
+
+async def uno_table(live: Live, token: str, **body: Any) -> int:
+    req = {
+        "game": "uno",
+        "preset": "classic",
+        "options": {"match": "single_hand"},
+        "seats": 4,
+        "decision_seconds": 10,
+        **body,
+    }
+    r = await live.post("/api/tables", token, req)
+    assert r.status_code == 200, r.text
+    return int(r.json()["id"])
+
+
+async def seat_at(c: Client, table: int) -> dict[str, Any]:
+    await c.send({"type": "join", "table": table})
+    return await c.wait(lambda m: m["type"] == "table" and m["table"] == table)
+
+
+async def my_turn(c: Client, table: int) -> dict[str, Any]:
+    return await c.wait(
+        lambda m: (
+            m["type"] == "table" and m["legal"] and (m["view"] or {}).get("current") == m["seat"]
+        )
+    )
+
+
+async def test_decision_time_limit_server_plays_by_autoplay_rule(
+    db_url: str, tmp_path: Path
+) -> None:
+    clock = ManualClock()
+    async with live_server(db_url, tmp_path, clock=clock) as live:
+        a = await live.signup("ada")
+        table = await uno_table(live, a["token"])
+        c = await live.connect(a["token"])
+        await seat_at(c, table)
+        await c.send({"type": "start", "table": table})
+        t = await my_turn(c, table)
+        assert t["time_left"] == 10
+        n = len(c.messages)
+        await settle(live, clock, 9)
+        assert not any("auto_played" in e for m in c.messages[n:] for e in m.get("events", []))
+        await settle(live, clock, 1.5)
+        m = await c.wait(
+            lambda m: m["type"] == "table" and any("auto_played" in e for e in m["events"]), start=n
+        )
+        assert any("time ran out" in line for line in m["log"])
+        await c.close()
+
+
+async def test_two_player_online_timeout_ends_match_leaver_loses(
+    db_url: str, tmp_path: Path
+) -> None:
+    clock = ManualClock()
+    async with live_server(db_url, tmp_path, clock=clock) as live:
+        a, b = await live.signup("bea"), await live.signup("ben")
+        table = await uno_table(live, a["token"], preset="online", options={}, seats=2)
+        ca, cb = await live.connect(a["token"]), await live.connect(b["token"])
+        await seat_at(ca, table)
+        await seat_at(cb, table)
+        await ca.send({"type": "start", "table": table})
+        await ca.wait(lambda m: m["type"] == "table" and m["status"] == "playing")
+        await settle(live, clock, 11)
+        m = await ca.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("result"))
+        result = m["view"]["result"]
+        assert result["reason"] == "timeout" and sorted(result["match_points"]) == [-1, 1]
+        await ca.close()
+        await cb.close()
+
+
+async def test_dropped_connection_seat_held_two_minutes_then_given_up(
+    db_url: str, tmp_path: Path
+) -> None:
+    clock = ManualClock()
+    async with live_server(db_url, tmp_path, clock=clock) as live:
+        a = await live.signup("cleo")
+        table = await uno_table(live, a["token"], decision_seconds=3600)
+        c = await live.connect(a["token"])
+        await seat_at(c, table)
+        await c.send({"type": "start", "table": table})
+        await my_turn(c, table)
+        await c.close()
+        await asyncio.sleep(0.1)
+        actor = live.server.tables[table]
+        assert actor.seats[0].account == a["account"] and not actor.seats[0].connected
+        await settle(live, clock, 119)
+        assert actor.seats[0].account == a["account"]  # still held
+        c2 = await live.connect(a["token"])  # back in time: the seat is there, redrawn
+        m = await c2.wait(lambda m: m["type"] == "table" and m["seat"] == 0)
+        assert m["view"]["hand"]
+        await c2.close()
+        await asyncio.sleep(0.1)
+        await settle(live, clock, 121)
+        assert actor.seats[0].account is None and actor.seats[0].bot == "autoplay"
+
+
+async def test_casino_disconnected_without_pending_decision_closes_after_three_minutes(
+    db_url: str, tmp_path: Path
+) -> None:
+    clock = ManualClock()
+    async with live_server(db_url, tmp_path, clock=clock, demo_credit=10_000) as live:
+        a = await live.signup("dino")
+        table = (await live.post("/api/tables", a["token"], {"game": "casino"})).json()["id"]
+        c = await live.connect(a["token"])
+        await seat_at(c, table)
+        await c.send({"type": "topup", "table": table, "amount": 4_000})
+        await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("credit") == 4_000)
+        await c.close()
+        await asyncio.sleep(0.1)
+        await settle(live, clock, 179)
+        async with live.server.db.session() as db:
+            assert await ledger.balance(db, ledger.wallet(a["account"])) == 6_000
+        await settle(live, clock, 2)
+        async with live.server.db.session() as db:
+            assert await ledger.balance(db, ledger.wallet(a["account"])) == 10_000
+            assert (await ledger.check(db)).ok
+
+
+async def test_casino_disconnected_with_pending_decision_default_strategy_decides(
+    db_url: str, tmp_path: Path
+) -> None:
+    clock = ManualClock()
+    async with live_server(db_url, tmp_path, clock=clock, demo_credit=10_000) as live:
+        a = await live.signup("elsa")
+        r = await live.post("/api/tables", a["token"], {"game": "casino", "decision_seconds": 20})
+        table = r.json()["id"]
+        c = await live.connect(a["token"])
+        await seat_at(c, table)
+        await c.send({"type": "topup", "table": table, "amount": 1_000})
+        u = await c.wait(
+            lambda m: m["type"] == "table" and (m["view"] or {}).get("credit") == 1_000
+        )
+        await c.send({"type": "stake", "table": table, "state_no": u["state_no"], "amount": 100})
+        await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("stake") == 100)
+        await c.close()
+        await asyncio.sleep(0.1)
+        actor = live.server.tables[table]
+        for _ in range(200):  # each pending decision waits its 20 s, then the strategy decides
+            if actor.session is not None and actor.session.is_over:
+                break
+            await settle(live, clock, 20.5)
+        assert actor.session is not None and actor.session.is_over
+        payout = actor.session.result()["payout"]
+        await settle(live, clock, 181)
+        async with live.server.db.session() as db:
+            assert await ledger.balance(db, ledger.wallet(a["account"])) == 10_000 - 100 + payout
+            assert (await ledger.check(db)).ok
+
+
+async def test_inactivity_warning_then_disconnection_after_twenty_minutes(
+    db_url: str, tmp_path: Path
+) -> None:
+    clock = ManualClock()
+    async with live_server(db_url, tmp_path, clock=clock) as live:
+        a = await live.signup("fede")
+        c = await live.connect(a["token"])
+        await settle(live, clock, 19 * 60 + 1)
+        await c.wait(lambda m: m["type"] == "notice" and m["kind"] == "inactivity_warning")
+        assert c.closed is None
+        await settle(live, clock, 60)
+        await c.wait(lambda m: m["type"] == "notice" and m["kind"] == "inactivity", timeout=5)
+        for _ in range(50):
+            if c.closed is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert c.closed is not None and c.closed[0] == 4002
+
+
+async def test_second_connection_closes_the_first_with_a_message(
+    db_url: str, tmp_path: Path
+) -> None:
+    async with live_server(db_url, tmp_path) as live:
+        a = await live.signup("gaia")
+        c1 = await live.connect(a["token"])
+        c2 = await live.connect(a["token"])
+        await c1.wait(lambda m: m["type"] == "notice" and m["kind"] == "replaced", timeout=5)
+        for _ in range(50):
+            if c1.closed is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert c1.closed is not None and c1.closed[0] == 4001
+        await c2.send({"type": "ping"})
+        await c2.wait(lambda m: m["type"] == "pong")
+        await c2.close()
