@@ -1,0 +1,5 @@
+"""``python -m mazziere`` is the ``mazziere`` command."""
+
+from mazziere.cli import main
+
+main()
