@@ -20,6 +20,8 @@ def serve(
         typer.Option(help="e.g. postgresql://user@127.0.0.1:5432/db (default: SQLite in --data)"),
     ] = None,
     demo_credit: Annotated[int, typer.Option(help="Cents credited on sign-up.")] = 100_000,
+    argon2_time_cost: Annotated[int, typer.Option(help="Argon2 iterations.")] = 3,
+    argon2_memory_kib: Annotated[int, typer.Option(help="Argon2 memory (KiB).")] = 65536,
 ) -> None:
     """Start the server; the schema is migrated and unfinished tables resumed at start."""
     import uvicorn
@@ -27,7 +29,13 @@ def serve(
     from mazziere.server.app import create_app
     from mazziere.server.context import Settings
 
-    settings = Settings(data_dir=data, database_url=database_url, demo_credit=demo_credit)
+    settings = Settings(
+        data_dir=data,
+        database_url=database_url,
+        demo_credit=demo_credit,
+        argon2_time_cost=argon2_time_cost,
+        argon2_memory_kib=argon2_memory_kib,
+    )
     app = create_app(settings)
     typer.echo(f"mazziere: serving on http://{host}:{port} (database: {settings.url()})", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)

@@ -116,16 +116,16 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
     async def signup(body: Credentials) -> dict[str, Any]:
         async with server.db.session() as db, db.begin():
             acc = await accounts.sign_up(
-                db, body.username, body.password, server.settings.demo_credit
+                db, body.username, body.password, server.settings.demo_credit, server.hasher
             )
         async with server.db.session() as db, db.begin():
-            _, token = await accounts.log_in(db, body.username, body.password)
+            _, token = await accounts.log_in(db, body.username, body.password, server.hasher)
         return {"account": acc.id, "username": acc.username, "token": token}
 
     @app.post("/api/login")
     async def login(body: Credentials) -> dict[str, Any]:
         async with server.db.session() as db, db.begin():
-            acc, token = await accounts.log_in(db, body.username, body.password)
+            acc, token = await accounts.log_in(db, body.username, body.password, server.hasher)
         return {"account": acc.id, "username": acc.username, "token": token}
 
     @app.post("/api/logout")

@@ -33,6 +33,10 @@ class Settings:
     inactivity_warning_seconds: float = 60.0
     """How long before the disconnection the warning comes."""
     max_messages_per_second: float = 20.0
+    argon2_time_cost: int = 3
+    """Argon2 iterations for new password hashes."""
+    argon2_memory_kib: int = 65536
+    """Argon2 memory for new password hashes (KiB)."""
 
     def url(self) -> str:
         return self.database_url or sqlite_url(self.data_dir)
@@ -52,6 +56,9 @@ class Server:
         self.tables: dict[int, TableActor] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.accepting = False
+        from mazziere.server.store.accounts import make_hasher
+
+        self.hasher = make_hasher(settings.argon2_time_cost, settings.argon2_memory_kib)
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Run a background job; :meth:`idle` waits for all of them (tests)."""

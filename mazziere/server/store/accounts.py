@@ -3,6 +3,7 @@ their SHA-256 is stored), demo credit on sign-up written to the ledger."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import secrets
@@ -18,6 +19,13 @@ from mazziere.server.store import ledger
 from mazziere.server.store.models import Account, AuthToken
 
 _HASHER = PasswordHasher()
+"""argon2-cffi's defaults (RFC 9106 low-memory profile); operators may choose others."""
+
+
+def make_hasher(time_cost: int = 3, memory_kib: int = 65536) -> PasswordHasher:
+    return PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=4)
+
+
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 
 
@@ -29,7 +37,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-async def sign_up(db: AsyncSession, username: str, password: str, demo_credit: int) -> Account:
+async def sign_up(
+    db: AsyncSession,
+    username: str,
+    password: str,
+    demo_credit: int,
+    hasher: PasswordHasher = _HASHER,
+) -> Account:
     """Create an account and credit it ``demo_credit`` cents from the mint."""
     if not USERNAME.match(username or ""):
         raise AuthError("a username is 3-32 letters, digits, '.', '_' or '-'", "bad_username")
@@ -38,7 +52,8 @@ async def sign_up(db: AsyncSession, username: str, password: str, demo_credit: i
     taken = await db.scalar(select(Account.id).where(Account.username == username))
     if taken is not None:
         raise AuthError(f"the username {username!r} is taken", "username_taken")
-    acc = Account(username=username, password_hash=_HASHER.hash(password))
+    digest = await asyncio.to_thread(hasher.hash, password)  # keep the event loop free
+    acc = Account(username=username, password_hash=digest)
     db.add(acc)
     await db.flush()
     if demo_credit > 0:
@@ -52,13 +67,15 @@ async def sign_up(db: AsyncSession, username: str, password: str, demo_credit: i
     return acc
 
 
-async def log_in(db: AsyncSession, username: str, password: str) -> tuple[Account, str]:
+async def log_in(
+    db: AsyncSession, username: str, password: str, hasher: PasswordHasher = _HASHER
+) -> tuple[Account, str]:
     """Check the password and open a session; returns the account and its new token."""
     acc = await db.scalar(select(Account).where(Account.username == username))
     try:
         if acc is None:
             raise VerifyMismatchError
-        _HASHER.verify(acc.password_hash, password)
+        await asyncio.to_thread(hasher.verify, acc.password_hash, password)
     except (VerifyMismatchError, InvalidHashError):
         raise AuthError("wrong username or password", "bad_credentials") from None
     token = secrets.token_urlsafe(32)
