@@ -414,6 +414,8 @@ class Machine(Scoring):
                 "only a Wild or Wild Draw Four takes a colour", "color_not_allowed"
             )
         target = action.target
+        if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
+            raise MalformedAction("a target is a seat number", "bad_target")
         r = rank(last)
         if r == 7 and rules.seven_swap:
             if target is None or target not in self._others(seat):
@@ -624,7 +626,7 @@ class Machine(Scoring):
             raise IllegalAction(
                 "catching is not used at this table (uno_call is not 'catch')", "catch_off"
             )
-        if not isinstance(target, int) or not 0 <= target < self.n:
+        if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < self.n:
             raise MalformedAction(f"seat {target!r} does not exist")
         if target == seat:
             raise IllegalAction("you cannot catch yourself", "catch_rejected")

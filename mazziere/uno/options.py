@@ -242,6 +242,18 @@ class Rules:
             raise OptionError(
                 "victory points are defined for four-player tables only (004)", "bad_player_count"
             )
+        sizes = self.hand_sizes or (self.hand_size,) * players
+        deck = 100 if players == 2 and self.two_player_reverse == "removed" else 108
+        # what must stay in the pile so a first card can always be turned: with
+        # redraw_non_number a number card (more than every non-number card left), else a card
+        # other than the four +4s
+        non_numbers = deck - 76 if self.first_card == "redraw_non_number" else 4
+        if sum(sizes) > deck - non_numbers - 1:
+            raise OptionError(
+                f"dealing {sum(sizes)} cards leaves too few in the {deck}-card deck to turn a "
+                f"first card: deal at most {deck - non_numbers - 1}",
+                "deal_too_large",
+            )
         if self.hand_sizes and len(self.hand_sizes) != players:
             raise OptionError(
                 f"hand_sizes lists {len(self.hand_sizes)} seats for {players} players",

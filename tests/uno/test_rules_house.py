@@ -194,3 +194,14 @@ def test_go_out_on_action_false_forbids_ending_on_action_card() -> None:
         play(s, 0, "RS")
     assert e.value.code == "cannot_go_out_on_action"
     assert legal_texts(position(MATTEL, ["RS", "G1 G2"], "R2"), 0)[0] == "RS"
+
+
+def test_a_bool_is_not_a_seat() -> None:
+    from mazziere.cards.uno import parse_card
+    from mazziere.errors import MalformedAction
+    from mazziere.uno import Play, apply
+
+    rules = MATTEL.with_options(seven_swap=True)
+    s = position(rules, ["R7 G1 G3", "B1 B2", "Y1"], "R2")
+    with pytest.raises(MalformedAction):
+        apply(s, 0, Play((parse_card("R7"),), None, True))  # type: ignore[arg-type]

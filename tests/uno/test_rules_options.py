@@ -104,3 +104,12 @@ def test_every_preset_starts_a_game_at_every_allowed_size() -> None:
         for n in range(rules.min_players, rules.max_players + 1):
             s = new_game(rules, n, rng=n)
             assert len(s.hands) == n
+
+
+def test_deal_too_large_for_the_deck_is_refused_at_construction() -> None:
+    with pytest.raises(OptionError) as e:
+        new_game(Rules(hand_size=11), 10, rng=1)
+    assert e.value.code == "deal_too_large"
+    with pytest.raises(OptionError):
+        new_game(Rules(hand_size=15, first_card="redraw_non_number"), 7, rng=6)
+    assert len(new_game(Rules(), 10, rng=1).hands) == 10  # 70 cards: fine
