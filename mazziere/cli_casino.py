@@ -1,0 +1,197 @@
+"""``mazziere rtp``: measure the UNO CASINO return to player (uno-casino.md "Return to player").
+
+Plays N independent rounds with the bank's and the player's published strategies (stake 1
+unit each; round ``i`` on ``round_seed(seed, i)``), on every core by default, and prints the
+RTP with its 95% interval, the player's win rate, the payout distribution and the speed.
+Mistakes on the command line print one line and exit 2.
+
+Register it on the main app with ``app.command("rtp")(rtp)``; :data:`app` here carries the
+same command for tests.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console, Group
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from mazziere.cli_options import FAILURE_EXIT, cli_errors, fail
+from mazziere.errors import OptionError
+from mazziere.sim.rtp import (
+    ENGINES,
+    LEGAL_MINIMUM,
+    RtpResult,
+    check_run,
+    default_workers,
+    run_rtp,
+)
+
+DEFAULT_ROUNDS = 1_000_000
+
+
+def parse_count(name: str, text: str) -> int:
+    """A whole number from the command line: ``100000000``, ``100_000_000`` or ``1e8``."""
+    t = text.strip()
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    try:
+        value = float(t)
+    except ValueError:
+        value = float("nan")
+    if value == value and value not in (float("inf"), float("-inf")) and value == int(value):
+        return int(value)
+    raise OptionError(f"{name} takes a whole number, not {text!r}", "bad_number")
+
+
+def rtp(
+    rounds: Annotated[
+        str, typer.Option("--rounds", "-n", metavar="N", help="Rounds to play (e.g. 1000000, 1e8).")
+    ] = str(DEFAULT_ROUNDS),
+    seed: Annotated[
+        str, typer.Option("--seed", "-s", metavar="S", help="Master seed, 0 to 2**64-1.")
+    ] = "1",
+    workers: Annotated[
+        str | None,
+        typer.Option("--workers", "-w", metavar="W", help="Processes (default: every core)."),
+    ] = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of a table.")
+    ] = False,
+    plot: Annotated[
+        str | None,
+        typer.Option(
+            "--plot",
+            metavar="FILE.png",
+            help="Draw the running RTP and its 95% band to this PNG file.",
+        ),
+    ] = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            "-e",
+            metavar="kernel|python",
+            help="kernel (compiled) or python (readable).",
+        ),
+    ] = "kernel",
+) -> None:
+    """Measure the UNO CASINO return to player: RTP with its 95% CI, win rate, payouts."""
+    with cli_errors():
+        n = parse_count("--rounds", rounds)
+        s = parse_count("--seed", seed)
+        w = default_workers() if workers is None else parse_count("--workers", workers)
+        check_run(n, s, w, engine.strip().lower())
+        if plot is not None:
+            _check_plot(plot)
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]rounds"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("rounds", total=n)
+        with cli_errors():
+            result = run_rtp(
+                n,
+                seed=s,
+                workers=w,
+                engine=engine.strip().lower(),
+                progress=lambda done, _total: bar.update(task, completed=done),
+            )
+    if plot is not None:
+        from mazziere.sim.rtp_plot import plot_rtp
+
+        try:
+            plot_rtp(result, plot)
+        except (OSError, ValueError) as e:
+            raise fail(f"could not write the plot {plot!r}: {e}", FAILURE_EXIT) from None
+    if json_out:
+        typer.echo(json.dumps(result.as_json()))
+    else:
+        Console(highlight=False).print(rtp_table(result))
+        if plot is not None:
+            typer.echo(f"plot written to {plot}")
+
+
+def _check_plot(path: str) -> None:
+    """Fail before playing: matplotlib present, a PNG name, a folder that exists."""
+    from pathlib import Path
+
+    p = Path(path)
+    if p.suffix.lower() != ".png":
+        raise OptionError(f"--plot writes a PNG file: name it *.png, not {path!r}", "bad_plot")
+    if not p.parent.is_dir():
+        raise OptionError(f"--plot: the folder {str(p.parent)!r} does not exist", "bad_plot")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise OptionError(
+            "--plot needs matplotlib (pip install matplotlib)", "no_matplotlib"
+        ) from None
+
+
+def rtp_table(r: RtpResult) -> Group:
+    """The result as a Rich table (RTP, win rate, payouts) and the totals below it."""
+    rtp_ci, win = r.rtp, r.win_rate
+    t = Table(title=f"UNO CASINO RTP: {r.rounds:,} rounds, seed {r.seed}, stake 1 unit")
+    t.add_column("Measure")
+    t.add_column("Value", justify="right")
+    t.add_column("95% CI", justify="right")
+    t.add_row("RTP (paid / staked)", f"{rtp_ci.estimate:.4%}", _ci(rtp_ci.low, rtp_ci.high))
+    t.add_row("Player win rate", f"{win.estimate:.4%}", _ci(win.low, win.high))
+    for k, share in r.payouts.items():
+        label = "Paid x0 (bank wins)" if k == "0" else f"Paid x{k}"
+        t.add_row(label, f"{share:.4%}", "")
+    verdict = (
+        "above" if rtp_ci.low >= LEGAL_MINIMUM else "BELOW" if rtp_ci.high < LEGAL_MINIMUM else "at"
+    )
+    workers = f"{r.workers} worker{'s' if r.workers != 1 else ''}"
+    return Group(
+        t,
+        Text(f"Legal minimum {LEGAL_MINIMUM:.0%}: the measured RTP is {verdict} it."),
+        Text(f"Mean turns per round: {r.mean_turns:.2f}"),
+        Text(
+            f"Speed: {r.rounds_per_second:,.0f} rounds/s, wall time {r.wall_seconds:.2f} s "
+            f"({r.engine} engine, {workers})"
+        ),
+    )
+
+
+def _ci(low: float, high: float) -> str:
+    return f"{low:.4%} – {high:.4%}"
+
+
+app = typer.Typer(
+    help="UNO CASINO commands.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def _casino() -> None:
+    """UNO CASINO commands (``rtp``)."""
+
+
+app.command("rtp")(rtp)
+
+__all__ = ["ENGINES", "app", "parse_count", "rtp", "rtp_table"]

@@ -1,0 +1,287 @@
+"""The return to player of UNO CASINO, measured: N independent rounds with the two published
+strategies, stake 1 unit per round (uno-casino.md "Return to player (RTP)", seed 000).
+
+Round ``i`` of a run with master seed ``S`` is played on ``SplitMixRng(round_seed(S, i))``
+by the compiled kernel (:mod:`mazziere.sim.casino_kernel`) or by the readable engine
+(:func:`mazziere.casino.simulate_round`); the two give identical rounds. Rounds are counted
+in integers (rounds paid x0..x3, turns), so the result is the same whatever the number of
+workers or the chunking; only the wall time changes.
+
+>>> r = run_rtp(200, seed=1, workers=1)
+>>> r.rounds, sum(r.paid_counts), abs(sum(r.payouts.values()) - 1) < 1e-12
+(200, 200, True)
+>>> r.rtp.low <= r.rtp.estimate <= r.rtp.high
+True
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import multiprocessing.pool
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from mazziere.casino import simulate_round
+from mazziere.errors import OptionError
+from mazziere.sim.casino_kernel import (
+    MASK64,
+    TALLY_TURNS,
+    TALLY_WIDTH,
+    I64Array,
+    kernel_tally,
+    round_seed,
+    warm_up,
+)
+from mazziere.sim.stats import Interval, wilson, z_quantile
+
+ENGINES = ("kernel", "python")
+"""``kernel``: the compiled round; ``python``: :func:`mazziere.casino.simulate_round`."""
+LEGAL_MINIMUM = 0.90
+"""The Italian minimum payout for card games against the house (uno-casino.md)."""
+MAX_MULTIPLIER = 3
+MAX_ROUNDS = 1 << 62
+CHUNK_CAP = {"kernel": 200_000, "python": 250}
+"""Most rounds per job: about half a second of one core for either engine."""
+CHECKPOINTS_PER_DECADE = 20
+
+Progress = Callable[[int, int], None]
+"""Called with (rounds done, rounds in all) as chunks finish."""
+Job = tuple[str, int, int, int, tuple[int, ...]]
+"""(engine, master seed, first round, rounds, marks inside the chunk)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """The running estimate after the first ``rounds`` rounds."""
+
+    rounds: int
+    rtp: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, slots=True)
+class RtpResult:
+    """Totals of an RTP run (integers), and what follows from them."""
+
+    rounds: int
+    seed: int
+    engine: str
+    workers: int
+    paid_counts: tuple[int, ...]
+    """Rounds that paid x0 (bank won), x1, x2, x3 of the stake."""
+    turns: int
+    """Actions applied over all rounds (the player's and the bank's)."""
+    checkpoints: tuple[Checkpoint, ...]
+    wall_seconds: float
+
+    @property
+    def rtp(self) -> Interval:
+        """Total paid / total staked, with its 95% normal-approximation interval."""
+        return payout_interval(self.paid_counts)
+
+    @property
+    def win_rate(self) -> Interval:
+        """The player's share of rounds won, with Wilson's 95% interval."""
+        return wilson(self.rounds - self.paid_counts[0], self.rounds)
+
+    @property
+    def payouts(self) -> dict[str, float]:
+        """Share of rounds paying x0, x1, x2, x3 (keys "0".."3")."""
+        return {str(k): n / self.rounds for k, n in enumerate(self.paid_counts)}
+
+    @property
+    def mean_turns(self) -> float:
+        return self.turns / self.rounds
+
+    @property
+    def rounds_per_second(self) -> float:
+        return self.rounds / self.wall_seconds if self.wall_seconds > 0 else math.inf
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON form printed by ``mazziere rtp --json``."""
+        rtp, win = self.rtp, self.win_rate
+        return {
+            "rounds": self.rounds,
+            "rtp": rtp.estimate,
+            "ci95": [rtp.low, rtp.high],
+            "win_rate": win.estimate,
+            "win_rate_ci95": [win.low, win.high],
+            "payouts": self.payouts,
+            "payout_counts": {str(k): n for k, n in enumerate(self.paid_counts)},
+            "mean_turns": self.mean_turns,
+            "rounds_per_second": self.rounds_per_second,
+            "wall_seconds": self.wall_seconds,
+            "seed": self.seed,
+            "engine": self.engine,
+            "workers": self.workers,
+            "stake": 1,
+            "legal_minimum": LEGAL_MINIMUM,
+        }
+
+
+def payout_interval(paid_counts: Sequence[int], confidence: float = 0.95) -> Interval:
+    """Mean payout per unit staked and its normal-approximation interval from the per-round
+    payout variance (``paid_counts[k]`` rounds paid ``k``; one round: zero width)."""
+    n = sum(paid_counts)
+    if n == 0:
+        return Interval(math.nan, math.nan, math.nan)
+    mean = sum(k * c for k, c in enumerate(paid_counts)) / n
+    if n == 1:
+        return Interval(mean, mean, mean)
+    var = math.fsum(c * (k - mean) ** 2 for k, c in enumerate(paid_counts)) / (n - 1)
+    half = z_quantile(confidence) * math.sqrt(var / n)
+    return Interval(mean, mean - half, mean + half)
+
+
+def checkpoint_rounds(rounds: int) -> list[int]:
+    """Log-spaced round counts (20 a decade from 100) at which the running RTP is recorded,
+    ending with ``rounds``."""
+    marks = {rounds}
+    k = 2 * CHECKPOINTS_PER_DECADE
+    while (m := round(10 ** (k / CHECKPOINTS_PER_DECADE))) < rounds:
+        marks.add(m)
+        k += 1
+    return sorted(marks)
+
+
+def python_tally(master: int, start: int, count: int, marks: Sequence[int] = ()) -> I64Array:
+    """:func:`~mazziere.sim.casino_kernel.kernel_tally` on the readable engine."""
+    out = np.zeros((len(marks) + 1, TALLY_WIDTH), dtype=np.int64)
+    acc = [0] * TALLY_WIDTH
+    j = 0
+    for k in range(count):
+        won, mult, turns = simulate_round(round_seed(master, start + k))
+        acc[won * mult] += 1
+        acc[TALLY_TURNS] += turns
+        while j < len(marks) and marks[j] == k + 1:
+            out[j] = acc
+            j += 1
+    out[len(marks)] = acc
+    return out
+
+
+def run_job(job: Job) -> tuple[int, I64Array]:
+    """Play one chunk (in a worker): its first round and its tally rows."""
+    engine, master, start, count, marks = job
+    tally = kernel_tally if engine == "kernel" else python_tally
+    return start, tally(master, start, count, marks)
+
+
+def plan_jobs(engine: str, seed: int, rounds: int, workers: int) -> list[Job]:
+    """Cut the run into chunks (several per worker, so progress moves), each with the
+    checkpoints that fall inside it, relative to its first round."""
+    size = max(1, min(CHUNK_CAP[engine], -(-rounds // (workers * 8))))
+    marks = checkpoint_rounds(rounds)
+    jobs: list[Job] = []
+    j = 0
+    for start in range(0, rounds, size):
+        count = min(size, rounds - start)
+        inside: list[int] = []
+        while j < len(marks) and marks[j] <= start + count:
+            inside.append(marks[j] - start)
+            j += 1
+        jobs.append((engine, seed, start, count, tuple(inside)))
+    return jobs
+
+
+def check_run(rounds: int, seed: int, workers: int, engine: str) -> None:
+    """Refuse a bad run before anything starts (typed errors naming the mistake)."""
+    if engine not in ENGINES:
+        raise OptionError(
+            f"unknown engine {engine!r}: use {' or '.join(ENGINES)}", "unknown_engine"
+        )
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise OptionError(f"--rounds must be between 1 and 2**62, not {rounds}", "bad_rounds")
+    if not 0 <= seed <= MASK64:
+        raise OptionError(f"--seed must be between 0 and 2**64 - 1, not {seed}", "bad_seed")
+    if workers < 1:
+        raise OptionError(f"--workers must be at least 1, not {workers}", "bad_workers")
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def run_rtp(
+    rounds: int,
+    seed: int = 1,
+    workers: int | None = None,
+    engine: str = "kernel",
+    progress: Progress | None = None,
+    pool: multiprocessing.pool.Pool | None = None,
+) -> RtpResult:
+    """Play ``rounds`` rounds of the run ``seed`` and measure the RTP. ``workers`` processes
+    (default: every core; 1 plays here); a ``pool`` given is used as it is (benchmarks)."""
+    workers = default_workers() if workers is None else workers
+    check_run(rounds, seed, workers, engine)
+    if engine == "kernel":
+        warm_up()  # compile (or load the cache) once, before any worker needs it
+    jobs = plan_jobs(engine, seed, rounds, workers)
+    start_time = time.perf_counter()
+    parts: list[tuple[int, I64Array]] = []
+    done = 0
+
+    def collect(part: tuple[int, I64Array]) -> None:
+        nonlocal done
+        parts.append(part)
+        done += int(part[1][-1, : MAX_MULTIPLIER + 1].sum())
+        if progress is not None:
+            progress(done, rounds)
+
+    if pool is not None:
+        for part in pool.imap_unordered(run_job, jobs):
+            collect(part)
+    elif workers == 1 or len(jobs) == 1:
+        for job in jobs:
+            collect(run_job(job))
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(min(workers, len(jobs))) as own:
+            for part in own.imap_unordered(run_job, jobs):
+                collect(part)
+    wall = time.perf_counter() - start_time
+    return merge(parts, rounds, seed, engine, workers, wall)
+
+
+def merge(
+    parts: Sequence[tuple[int, I64Array]],
+    rounds: int,
+    seed: int,
+    engine: str,
+    workers: int,
+    wall: float,
+) -> RtpResult:
+    """Add the chunks' tallies in round order; checkpoints from the running totals."""
+    total = np.zeros(TALLY_WIDTH, dtype=np.int64)
+    points: list[Checkpoint] = []
+    marks = iter(checkpoint_rounds(rounds))
+    for _, rows in sorted(parts, key=lambda p: p[0]):
+        for row in rows[:-1]:
+            counts = [int(x) for x in total[: MAX_MULTIPLIER + 1] + row[: MAX_MULTIPLIER + 1]]
+            ci = payout_interval(counts)
+            points.append(Checkpoint(next(marks), ci.estimate, ci.low, ci.high))
+        total += rows[-1]
+    paid = tuple(int(x) for x in total[: MAX_MULTIPLIER + 1])
+    if sum(paid) != rounds:
+        raise RuntimeError(f"{sum(paid)} rounds counted for {rounds} played")  # pragma: no cover
+    return RtpResult(
+        rounds=rounds,
+        seed=seed,
+        engine=engine,
+        workers=workers,
+        paid_counts=paid,
+        turns=int(total[TALLY_TURNS]),
+        checkpoints=tuple(points),
+        wall_seconds=wall,
+    )
