@@ -114,24 +114,24 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
 
     @app.post("/api/signup")
     async def signup(body: Credentials) -> dict[str, Any]:
-        async with server.db.session() as db, db.begin():
+        async with server.db.write() as db:
             acc = await accounts.sign_up(
                 db, body.username, body.password, server.settings.demo_credit, server.hasher
             )
-        async with server.db.session() as db, db.begin():
+        async with server.db.write() as db:
             _, token = await accounts.log_in(db, body.username, body.password, server.hasher)
         return {"account": acc.id, "username": acc.username, "token": token}
 
     @app.post("/api/login")
     async def login(body: Credentials) -> dict[str, Any]:
-        async with server.db.session() as db, db.begin():
+        async with server.db.write() as db:
             acc, token = await accounts.log_in(db, body.username, body.password, server.hasher)
         return {"account": acc.id, "username": acc.username, "token": token}
 
     @app.post("/api/logout")
     async def logout(authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         token = (authorization or "").removeprefix("Bearer ").strip()
-        async with server.db.session() as db, db.begin():
+        async with server.db.write() as db:
             await accounts.log_out(db, token)
         return {"ok": True}
 
@@ -191,7 +191,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
     async def create_table(body: NewTable, account: Me) -> dict[str, Any]:
         req = body.model_dump(exclude_none=True)
         config, seats = new_table_config(body.game, req)
-        async with server.db.session() as db, db.begin():
+        async with server.db.write() as db:
             row = GameTable(
                 game=body.game,
                 name=body.name or f"{body.game} table",

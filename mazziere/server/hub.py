@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,9 @@ from mazziere.server.clock import Timer
 
 if TYPE_CHECKING:
     from mazziere.server.context import Server
+    from mazziere.server.tables import TableActor
+
+log = logging.getLogger("mazziere.server")
 
 
 class Close:
@@ -200,6 +204,19 @@ class Hub:
                 self._touch(conn)
         except MazziereError as e:
             await self._error(conn, e.code, e.message, msg.table, actor.state_no)
-            seat = actor.seat_of(conn.account)
-            if seat is not None:
-                await self.send(conn.account, await actor.update_for(seat))
+            await self._resend(conn, actor)
+        except Exception:  # storage trouble and the like: nothing was applied, keep the socket
+            log.exception("table %s: message failed", msg.table)
+            await self._error(
+                conn,
+                "server_busy",
+                "the server could not record that right now; nothing changed, try again",
+                msg.table,
+                actor.state_no,
+            )
+            await self._resend(conn, actor)
+
+    async def _resend(self, conn: Connection, actor: TableActor) -> None:
+        seat = actor.seat_of(conn.account)
+        if seat is not None:
+            await self.send(conn.account, await actor.update_for(seat))

@@ -74,6 +74,8 @@ class TableActor:
         self.seq = 0
         self.state_no = 0
         self.casino_session: int | None = None
+        self.credit: int | None = None
+        """The casino session's credit, kept in step with the ledger (read once at recovery)."""
         self.lock = asyncio.Lock()
         self.log: deque[str] = deque(maxlen=40)
         self.deadline: float | None = None
@@ -210,7 +212,7 @@ class TableActor:
     async def _begin_hand(
         self, game: GameSession, seed: str, moves: list[tuple[str, int]] | None = None
     ) -> None:
-        async with self.srv.db.session() as db, db.begin():
+        async with self.srv.db.write() as db:
             hand = await open_hand(db, self.id, self.game, seed, game.setup, self._players())
             if moves:
                 await ledger.post(db, f"stake:{hand.id}", "stake", f"hand:{hand.id}", moves)
@@ -297,15 +299,18 @@ class TableActor:
 
     async def _store(self, steps: list[Step]) -> None:
         assert self.session is not None and self.hand_id is not None
-        async with self.srv.db.session() as db, db.begin():
+        seq = self.seq
+        paid = 0
+        async with self.srv.db.write() as db:
             for step in steps:
-                self.seq += 1
-                await record_step(db, self.hand_id, self.seq, step)
+                seq += 1
+                await record_step(db, self.hand_id, seq, step)
             if self.session.is_over:
                 result = self.session.result()
                 await close_hand(db, self.hand_id, result)
                 if isinstance(self.session, CasinoGame) and self.casino_session is not None:
                     payout = int(result.get("payout", 0))
+                    paid = payout
                     if payout:
                         await ledger.post(
                             db,
@@ -320,6 +325,9 @@ class TableActor:
                 row = await db.get(GameTable, self.id)
                 if row is not None:
                     row.status = "open"
+        self.seq = seq
+        if paid and self.credit is not None:
+            self.credit += paid
 
     def _after_steps(self, steps: list[Step]) -> None:
         assert self.session is not None
@@ -347,7 +355,7 @@ class TableActor:
                 raise TableError("sit at the table first", "not_seated")
             if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
                 raise TableError("a top-up is a positive number of cents", "bad_amount")
-            async with self.srv.db.session() as db, db.begin():
+            async with self.srv.db.write() as db:
                 if self.casino_session is None:
                     cs = CasinoSession(account_id=account, table_id=self.id)
                     db.add(cs)
@@ -364,6 +372,7 @@ class TableActor:
                     ],
                 )
                 credit = await ledger.balance(db, ledger.casino_book(self.casino_session))
+            self.credit = credit
             self.state_no += 1
             await self._broadcast()
             return credit
@@ -382,14 +391,13 @@ class TableActor:
                 raise TableError("a round is in progress", "round_in_progress")
             if self.casino_session is None:
                 raise TableError("top up the session credit first", "no_credit")
-            async with self.srv.db.session() as db:
-                credit = await ledger.balance(db, ledger.casino_book(self.casino_session))
+            credit = self.credit or 0
             seed = new_seed()
-            game = CasinoGame(
-                self.config, amount, seed, credit
-            )  # raises StakeError: no money moved
+            # a bad stake raises StakeError here, before any money moves
+            game = CasinoGame(self.config, amount, seed, credit)
             book = ledger.casino_book(self.casino_session)
             await self._begin_hand(game, seed, [(book, -game.stake), (ledger.HOUSE, game.stake)])
+            self.credit = credit - game.stake
 
     async def _finish_by_default(self) -> None:
         """Complete the hand in progress with the default strategy (casino, 000)."""
@@ -411,7 +419,7 @@ class TableActor:
         if self.casino_session is None:
             return
         sid = self.casino_session
-        async with self.srv.db.session() as db, db.begin():
+        async with self.srv.db.write() as db:
             cs = await db.get(CasinoSession, sid)
             book = ledger.casino_book(sid)
             rest = await ledger.balance(db, book)
@@ -428,6 +436,7 @@ class TableActor:
                 cs.note = why
                 cs.closed_at = datetime.now(UTC)
         self.casino_session = None
+        self.credit = None
         self._note(f"casino session closed ({why}); {rest} cents credited to the wallet")
         for info in self.seats:
             if info.account is not None:
@@ -524,10 +533,7 @@ class TableActor:
         events, info.pending = info.pending, []
         view = self.session.view(seat) if self.session is not None else None
         legal = self.session.legal(seat) if self.session is not None else []
-        credit = None
-        if self.game == "casino" and self.casino_session is not None:
-            async with self.srv.db.session() as db:
-                credit = await ledger.balance(db, ledger.casino_book(self.casino_session))
+        credit = self.credit if self.casino_session is not None else None
         if view is not None and self.game == "casino":
             view = {**view, "credit": credit}
         elif self.game == "casino":
@@ -577,6 +583,7 @@ class TableActor:
             if cs is not None:
                 self.casino_session = cs.id
                 self.seats[0].account = cs.account_id
+                self.credit = await ledger.balance(db, ledger.casino_book(cs.id))
             if hand is None:
                 if cs is not None:
                     await self._close_casino_session("restart")

@@ -19,7 +19,7 @@ async def ledger_ok(live: Live) -> ledger.LedgerReport:
     return rep
 
 
-async def play_until_over(c: Client, table: int, seat: int, timeout: float = 60) -> dict[str, Any]:
+async def play_until_over(c: Client, table: int, seat: int, timeout: float = 120) -> dict[str, Any]:
     """Act on every decision with the first legal action until the match result shows."""
     import asyncio
 
@@ -50,7 +50,7 @@ async def play_until_over(c: Client, table: int, seat: int, timeout: float = 60)
                         "action": t["legal"][0],
                     }
                 )
-            await asyncio.wait_for(c.new.wait(), 10)
+            await asyncio.wait_for(c.new.wait(), 30)
 
     try:
         return await asyncio.wait_for(loop(), timeout)

@@ -3,6 +3,9 @@ the schema brought to the latest Alembic migration at start."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from alembic import command
@@ -52,13 +55,27 @@ class Database:
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        # SQLite has one writer at a time: queue writers here instead of letting them spin on
+        # the file lock ("database is locked"); PostgreSQL takes concurrent writers.
+        self._write_lock: asyncio.Lock | None = asyncio.Lock() if self.is_sqlite else None
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:
             await conn.run_sync(_alembic_upgrade)
 
     def session(self) -> AsyncSession:
+        """A session for reading (or for a caller that manages its own transaction)."""
         return self.sessions()
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncSession]:
+        """A session in one transaction, committed on exit, rolled back on an exception."""
+        if self._write_lock is None:
+            async with self.sessions() as db, db.begin():
+                yield db
+            return
+        async with self._write_lock, self.sessions() as db, db.begin():
+            yield db
 
     async def close(self) -> None:
         await self.engine.dispose()
@@ -67,6 +84,7 @@ class Database:
 def _sqlite_pragmas(dbapi_conn: object, _record: object) -> None:
     cur = dbapi_conn.cursor()  # type: ignore[attr-defined]
     cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA synchronous=NORMAL")  # WAL: a committed transaction survives a crash
+    cur.execute("PRAGMA busy_timeout=30000")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()

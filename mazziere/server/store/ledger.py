@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.errors import MazziereError
@@ -51,34 +51,53 @@ async def post(
     existing = await db.scalar(select(LedgerTxn.id).where(LedgerTxn.idempotency_key == key))
     if existing is not None:
         return False
-    books = sorted({b for b, _ in moves})
-    rows = {
-        b.book: b
-        for b in (
-            await db.scalars(select(Balance).where(Balance.book.in_(books)).with_for_update())
-        ).all()
-    }
     delta: dict[str, int] = {}
     for book, amount in moves:
         delta[book] = delta.get(book, 0) + amount
-    for book, d in delta.items():
-        current = rows[book].balance if book in rows else 0
-        if book not in UNBOUNDED and current + d < 0:
+    await _ensure_rows(db, sorted(delta))
+    bounded = sorted(b for b in delta if b not in UNBOUNDED)
+    rows = {
+        b.book: b
+        for b in (
+            await db.scalars(select(Balance).where(Balance.book.in_(bounded)).with_for_update())
+        ).all()
+    }
+    for book in bounded:
+        current = rows[book].balance
+        if current + delta[book] < 0:
             raise InsufficientFunds(
-                f"{book} holds {current} cents; {-d} needed", "insufficient_funds"
+                f"{book} holds {current} cents; {-delta[book]} needed", "insufficient_funds"
             )
     txn = LedgerTxn(idempotency_key=key, kind=kind, ref=ref)
     db.add(txn)
     await db.flush()
-    for book, amount in moves:
-        db.add(LedgerEntry(txn_id=txn.id, book=book, amount=amount))
-    for book, d in delta.items():
-        if book in rows:
-            rows[book].balance += d
-        else:
-            db.add(Balance(book=book, balance=d))
+    db.add_all([LedgerEntry(txn_id=txn.id, book=book, amount=amount) for book, amount in moves])
+    for book in bounded:
+        rows[book].balance += delta[book]
+    for book in sorted(b for b in delta if b in UNBOUNDED):
+        # the house and the mint are touched by every table: add in place, no row lock held
+        await db.execute(
+            update(Balance)
+            .where(Balance.book == book)
+            .values(balance=Balance.balance + delta[book])
+        )
     await db.flush()
     return True
+
+
+async def _ensure_rows(db: AsyncSession, books: list[str]) -> None:
+    """Create missing balance rows; concurrent creators do not collide (ON CONFLICT)."""
+    dialect = db.get_bind().dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        stmt = pg_insert(Balance).values([{"book": b, "balance": 0} for b in books])
+        await db.execute(stmt.on_conflict_do_nothing(index_elements=["book"]))
+    else:
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        stmt2 = sqlite_insert(Balance).values([{"book": b, "balance": 0} for b in books])
+        await db.execute(stmt2.on_conflict_do_nothing(index_elements=["book"]))
 
 
 async def balance(db: AsyncSession, book: str) -> int:

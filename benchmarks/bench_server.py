@@ -1,0 +1,796 @@
+"""Game-server load test: N bot clients over real WebSockets play UNO and casino tables for a
+fixed time (project issue 5, item 10).
+
+Each client signs up its own account, creates its own table (UNO: 1 human + 3 greedy bots,
+preset ``mattel``, one hand per game; casino: top-up, then stake rounds), opens one WebSocket,
+joins, and then plays: whenever it has a decision (UNO: ``view.current`` is its seat and
+``legal`` is not empty; casino: ``legal`` is not empty) it thinks for ``--think`` seconds
+(+-50% jitter), sends the first legal action and measures the time to the acknowledgement
+(the next ``table`` message for its table with a higher ``state_no``, or an ``error``). When a
+game ends it starts another (UNO ``start``; casino ``stake``, topping up when credit is low).
+Clients never exceed ``--max-rate`` messages a second (the server refuses more than 20).
+
+Connections open gradually (``--ramp`` a second); latencies are recorded only for messages sent
+after every client is connected (the warm-up) and during the next ``--seconds``. Errors and
+connection failures are counted over the whole run. Unless ``--url`` names a running server,
+the script starts one itself (``python -m mazziere serve`` on a fresh SQLite folder, or on
+``--database-url``), waits for ``GET /health`` == 200 and stops it at the end.
+
+    python benchmarks/bench_server.py [--clients 1000] [--seconds 60] [--think 1.0]
+    python benchmarks/bench_server.py --url http://127.0.0.1:8000 --clients 200
+
+The last line is ``p99_ms=X clients=N errors=E``: the 99th percentile of the decision latency,
+the number of clients, and every error (error messages received, unanswered actions and
+connection failures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import random
+import re
+import resource
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+PASSWORD = "bench-password-1"
+UNO_TABLE: dict[str, Any] = {
+    "game": "uno",
+    "preset": "mattel",
+    "options": {"match": "single_hand"},
+    "seats": 4,
+    "bots": "greedy",
+    "decision_seconds": 3600,
+}
+CASINO_TABLE: dict[str, Any] = {"game": "casino", "decision_seconds": 3600}
+
+
+@dataclass(frozen=True)
+class Config:
+    clients: int
+    seconds: float
+    think: float
+    casino_share: float
+    ramp: float
+    warmup: float
+    signup_concurrency: int
+    max_rate: int
+    ack_timeout: float
+    reconnects: int
+    stake: int
+    topup: int
+    url: str | None
+    database_url: str | None
+    port: int
+    server_log: Path | None
+    json_out: str | None
+    seed: int | None
+
+
+# ---------------------------------------------------------------------------------- server
+class ServerProcess:
+    """``python -m mazziere serve`` on a fresh data folder, stopped with SIGTERM then SIGKILL."""
+
+    def __init__(self, cfg: Config) -> None:
+        self.cfg = cfg
+        self.tmp = tempfile.TemporaryDirectory(prefix="bench_server_")
+        self.port = cfg.port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = cfg.server_log or Path(self.tmp.name) / "server.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        cmd = [
+            sys.executable,
+            "-m",
+            "mazziere",
+            "serve",
+            "--port",
+            str(self.port),
+            "--data",
+            str(Path(self.tmp.name) / "data"),
+            "--argon2-time-cost",
+            "1",
+            "--argon2-memory-kib",
+            "1024",
+        ]
+        if self.cfg.database_url:
+            cmd += ["--database-url", self.cfg.database_url]
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+
+    async def wait_healthy(self, timeout: float = 90.0) -> None:
+        deadline = time.monotonic() + timeout
+        async with httpx.AsyncClient(base_url=self.base, timeout=5) as http:
+            while time.monotonic() < deadline:
+                if self.proc is not None and self.proc.poll() is not None:
+                    raise RuntimeError(f"server exited with {self.proc.returncode}: {self.tail()}")
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await http.get("/health")).status_code == 200:
+                        return
+                await asyncio.sleep(0.2)
+        raise RuntimeError(f"server not healthy after {timeout:.0f} s: {self.tail()}")
+
+    def cpu_seconds(self) -> float | None:
+        if self.proc is None:
+            return None
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_mib(self) -> float | None:
+        if self.proc is None:
+            return None
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return None
+
+    def stop(self) -> str:
+        """SIGTERM, then SIGKILL after 20 s; says how the process ended."""
+        if self.proc is None:
+            return "not started"
+        if self.proc.poll() is not None:
+            return f"had exited ({self.proc.returncode})"
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+            return "killed (SIGKILL after 20 s)"
+        return "stopped (SIGTERM)" if rc in (0, -signal.SIGTERM) else f"stopped ({rc})"
+
+    def unhandled(self) -> Counter[str]:
+        """The server's unhandled exceptions (uvicorn's ``Exception in ASGI application``
+        reports), by the last exception line of each traceback."""
+        found: Counter[str] = Counter()
+        last: str | None = None
+        for line in [*self.log_text().splitlines(), "ERROR:"]:
+            if line.startswith("ERROR:"):
+                if last is not None:
+                    found[last[:160]] += 1
+                last = None
+            elif re.match(r"[A-Za-z_][\w.]*(Error|Exception|Timeout)\w*: ", line):
+                last = line
+        return found
+
+    def log_text(self) -> str:
+        with contextlib.suppress(OSError):
+            return self.log_path.read_text(errors="replace")
+        return ""
+
+    def tail(self, lines: int = 20) -> str:
+        return "\n".join(self.log_text().splitlines()[-lines:])
+
+    def cleanup(self) -> None:
+        self.tmp.cleanup()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def raise_fd_limit(wanted: int) -> int:
+    """Raise this process's (and the spawned server's) open-file limit towards ``wanted``."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return soft
+
+
+# ---------------------------------------------------------------------------------- stats
+@dataclass
+class Stats:
+    window_start: float | None = None
+    window_end: float | None = None
+    latencies_ms: list[float] = field(default_factory=list)
+    control_ms: list[float] = field(default_factory=list)
+    decisions: Counter[str] = field(default_factory=Counter)
+    games: Counter[str] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+    conn_failures: Counter[str] = field(default_factory=Counter)
+    notices: Counter[str] = field(default_factory=Counter)
+    unanswered: int = 0
+    loop_lag_ms: list[float] = field(default_factory=list)
+
+    def in_window(self, t: float) -> bool:
+        return (
+            self.window_start is not None
+            and self.window_end is not None
+            and self.window_start <= t < self.window_end
+        )
+
+
+@dataclass
+class Run:
+    """Progress shared by all clients: who is connected, when the window opens and closes."""
+
+    clients: int
+    stats: Stats
+    settled: int = 0
+    connected: int = 0
+    all_settled: asyncio.Event = field(default_factory=asyncio.Event)
+    stopping: bool = False
+
+    def settle(self, ok: bool) -> None:
+        self.settled += 1
+        self.connected += ok
+        if self.settled >= self.clients:
+            self.all_settled.set()
+
+
+@dataclass
+class Account:
+    index: int
+    game: str
+    username: str
+    token: str = ""
+    table: int = 0
+
+
+@dataclass
+class Pending:
+    kind: str
+    state_no: int
+    sent: float
+    measured: bool
+    late: bool = False
+    """Not acknowledged within ``--ack-timeout`` (counted as unanswered; still awaited)."""
+
+
+class RateLimiter:
+    """At most ``n`` messages in any ``period`` seconds (the server allows 20 a second)."""
+
+    def __init__(self, n: int, period: float = 1.0) -> None:
+        self.n, self.period = n, period
+        self.sent: deque[float] = deque()
+
+    async def wait(self) -> None:
+        now = time.perf_counter()
+        while self.sent and now - self.sent[0] >= self.period:
+            self.sent.popleft()
+        if len(self.sent) >= self.n:
+            await asyncio.sleep(self.sent[0] + self.period - now)
+            self.sent.popleft()
+        self.sent.append(time.perf_counter())
+
+
+# ---------------------------------------------------------------------------------- client
+class Bot:
+    def __init__(self, acc: Account, cfg: Config, run: Run, rng: random.Random) -> None:
+        self.acc, self.cfg, self.run, self.stats = acc, cfg, run, run.stats
+        self.rng = rng
+        self.latest: dict[str, Any] | None = None
+        self.pending: Pending | None = None
+        self.send_at: float | None = None
+        self.limiter = RateLimiter(cfg.max_rate)
+        self.result_seen = -1
+
+    async def main(self, ws_base: str) -> None:
+        """Connect, join and play; on a lost connection reconnect with back-off (as the web
+        client does), up to ``--reconnects`` times."""
+        settled = False
+        failures = 0
+        while True:
+            try:
+                async with connect(
+                    f"{ws_base}/ws?token={self.acc.token}",
+                    max_size=2**22,
+                    open_timeout=60,
+                    ping_interval=20,
+                    ping_timeout=60,
+                    close_timeout=5,
+                ) as ws:
+                    await self._open(ws)
+                    if not settled:
+                        settled = True
+                        self.run.settle(True)
+                    await self._play(ws)
+                    return
+            except ConnectionClosed as e:
+                reason = f"closed {e.rcvd.code if e.rcvd else 1006}"
+            except (OSError, InvalidHandshake, TimeoutError, RuntimeError) as e:
+                reason = type(e).__name__
+            except Exception as e:  # a bug of this script or a malformed message: say so
+                reason = f"{type(e).__name__}: {e}"[:80]
+            except asyncio.CancelledError:  # the run is over and this answer never came
+                self._lose_pending()
+                raise
+            finally:
+                if not settled and (self.run.stopping or failures >= self.cfg.reconnects):
+                    self.run.settle(False)
+            self.stats.conn_failures[f"{'play' if settled else 'connect'}: {reason}"] += 1
+            self._lose_pending()
+            failures += 1
+            if self.run.stopping or failures > self.cfg.reconnects:
+                return
+            await asyncio.sleep(min(10.0, 0.5 * 2**failures) * self.rng.uniform(0.5, 1.0))
+            self.latest, self.send_at = None, None
+
+    def _lose_pending(self) -> None:
+        if self.pending is not None and not self.pending.late:
+            self.stats.unanswered += 1
+        self.pending = None
+
+    async def _open(self, ws: ClientConnection) -> None:
+        """The hello, then join (or rejoin the held seat) until the table's view arrives."""
+        first = await self._recv(ws, 60)
+        if first.get("type") != "hello":
+            raise RuntimeError(f"no hello: {first.get('type')} {first.get('code')}")
+        await self._send(ws, {"type": "join", "table": self.acc.table})
+        while self.latest is None:
+            self._handle(await self._recv(ws, 60), time.perf_counter())
+
+    async def _recv(self, ws: ClientConnection, timeout: float) -> dict[str, Any]:
+        raw = await asyncio.wait_for(ws.recv(), timeout)
+        msg: dict[str, Any] = json.loads(raw)
+        return msg
+
+    async def _send(self, ws: ClientConnection, msg: dict[str, Any]) -> None:
+        await self.limiter.wait()
+        await ws.send(json.dumps({"v": 1, **msg}, separators=(",", ":")))
+
+    def _think(self) -> float:
+        return self.cfg.think * self.rng.uniform(0.5, 1.5)
+
+    async def _play(self, ws: ClientConnection) -> None:
+        while True:
+            now = time.perf_counter()
+            p = self.pending
+            if p is not None and not p.late and now - p.sent > self.cfg.ack_timeout:
+                self.stats.unanswered += 1
+                p.late = True
+            if self.run.stopping and self.pending is None:
+                return
+            if self.pending is None and not self.run.stopping:
+                req = self._decide()
+                if req is None:
+                    self.send_at = None
+                else:
+                    if self.send_at is None:
+                        self.send_at = now + self._think()
+                    if now >= self.send_at:
+                        kind, msg = req
+                        assert self.latest is not None
+                        state_no = int(self.latest["state_no"])
+                        await self.limiter.wait()
+                        sent = time.perf_counter()
+                        self.pending = Pending(kind, state_no, sent, self.stats.in_window(sent))
+                        self.send_at = None
+                        await ws.send(json.dumps({"v": 1, **msg}, separators=(",", ":")))
+                        continue
+            if self.pending is not None:
+                timeout = (
+                    1.0 if self.pending.late else self.pending.sent + self.cfg.ack_timeout - now
+                )
+            elif self.send_at is not None:
+                timeout = self.send_at - now
+            else:
+                timeout = 0.5
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(timeout, 0.0))
+            except TimeoutError:
+                continue
+            self._handle(json.loads(raw), time.perf_counter())
+
+    def _decide(self) -> tuple[str, dict[str, Any]] | None:
+        t = self.latest
+        if t is None:
+            return None
+        table = self.acc.table
+        view: dict[str, Any] = t.get("view") or {}
+        legal: list[str] = t.get("legal") or []
+        if self.acc.game == "uno":
+            if t.get("status") != "playing" or view.get("result") is not None or not view:
+                return "start", {"type": "start", "table": table}
+            if view.get("current") == t.get("seat") and legal:
+                act = {"type": "action", "table": table, "state_no": t["state_no"]}
+                return "action", {**act, "action": legal[0]}
+            return None
+        if "phase" in view and view.get("result") is None:
+            if legal:
+                act = {"type": "action", "table": table, "state_no": t["state_no"]}
+                return "action", {**act, "action": legal[0]}
+            return None
+        credit = view.get("credit")
+        if credit is None or credit < self.cfg.stake:
+            return "topup", {"type": "topup", "table": table, "amount": self.cfg.topup}
+        return "stake", {
+            "type": "stake",
+            "table": table,
+            "state_no": t["state_no"],
+            "amount": self.cfg.stake,
+        }
+
+    def _handle(self, msg: dict[str, Any], now: float) -> None:
+        kind = msg.get("type")
+        if kind == "table" and msg.get("table") == self.acc.table:
+            state_no = int(msg["state_no"])
+            if self.pending is not None and state_no > self.pending.state_no:
+                self._ack(now, ok=True)
+            self.latest = msg
+            view = msg.get("view") or {}
+            if view.get("result") is not None and self.result_seen != state_no:
+                self.result_seen = state_no
+                if self.stats.in_window(now):
+                    self.stats.games[self.acc.game] += 1
+        elif kind == "error":
+            self.stats.errors[str(msg.get("code"))] += 1
+            if self.pending is not None:
+                self._ack(now, ok=False)
+                self.send_at = now + max(0.2, self._think())  # back off before deciding again
+        elif kind == "notice":
+            self.stats.notices[str(msg.get("kind"))] += 1
+
+    def _ack(self, now: float, ok: bool) -> None:
+        p = self.pending
+        assert p is not None
+        self.pending = None
+        if not p.measured:
+            return
+        ms = (now - p.sent) * 1000
+        if p.kind == "action":
+            self.stats.latencies_ms.append(ms)
+            if ok:
+                self.stats.decisions[self.acc.game] += 1
+        else:
+            self.stats.control_ms.append(ms)
+
+
+# ---------------------------------------------------------------------------------- setup
+async def sign_up_all(base: str, cfg: Config, stats: Stats) -> list[Account]:
+    run_id = secrets.token_hex(3)
+    accounts: list[Account] = []
+    for i in range(cfg.clients):
+        game = "casino" if is_casino(i, cfg.casino_share) else "uno"
+        accounts.append(Account(i, game, f"bench{run_id}_{i}"))
+    sem = asyncio.Semaphore(cfg.signup_concurrency)
+    limits = httpx.Limits(max_connections=cfg.signup_concurrency)
+
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+
+        async def one(acc: Account) -> bool:
+            async with sem:
+                try:
+                    r = await http.post(
+                        "/api/signup", json={"username": acc.username, "password": PASSWORD}
+                    )
+                    if r.status_code != 200:
+                        stats.conn_failures[f"signup: HTTP {r.status_code}"] += 1
+                        return False
+                    acc.token = r.json()["token"]
+                    body = CASINO_TABLE if acc.game == "casino" else UNO_TABLE
+                    r = await http.post(
+                        "/api/tables", json=body, headers={"Authorization": f"Bearer {acc.token}"}
+                    )
+                    if r.status_code != 200:
+                        stats.conn_failures[f"create table: HTTP {r.status_code}"] += 1
+                        return False
+                    acc.table = int(r.json()["id"])
+                    return True
+                except httpx.HTTPError as e:
+                    stats.conn_failures[f"signup: {type(e).__name__}"] += 1
+                    return False
+
+        ok = await asyncio.gather(*(one(a) for a in accounts))
+    return [a for a, good in zip(accounts, ok, strict=True) if good]
+
+
+async def scrape_metrics(base: str) -> dict[str, float]:
+    """The server's Prometheus counters this benchmark reads (decision latency histogram)."""
+    out: dict[str, float] = {}
+    with contextlib.suppress(httpx.HTTPError):
+        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            text = (await http.get("/metrics")).text
+        for line in text.splitlines():
+            m = re.match(
+                r"(mazziere_decision_latency_seconds_(?:bucket|count|sum))(\{.*\})? (\S+)", line
+            )
+            if m:
+                out[m.group(1) + (m.group(2) or "")] = float(m.group(3))
+    return out
+
+
+def server_side_latency(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
+    """Bucket upper bounds of the server's own p50/p99 over the window (act() to broadcast)."""
+    buckets: list[tuple[float, float]] = []
+    for key, value in after.items():
+        m = re.match(r'mazziere_decision_latency_seconds_bucket\{le="([^"]+)"\}', key)
+        if m:
+            buckets.append((float(m.group(1)), value - before.get(key, 0.0)))
+    buckets.sort()
+    name = "mazziere_decision_latency_seconds_"
+    count = after.get(name + "count", 0.0) - before.get(name + "count", 0.0)
+    total = after.get(name + "sum", 0.0) - before.get(name + "sum", 0.0)
+    res: dict[str, Any] = {"count": int(count), "mean_ms": 1000 * total / count if count else None}
+    for q in (0.5, 0.99):
+        bound = next((le for le, c in buckets if count and c >= q * count), None)
+        res[f"p{int(q * 100)}_le_ms"] = None if bound is None else 1000 * bound
+    return res
+
+
+async def loop_lag_monitor(stats: Stats, period: float = 0.1) -> None:
+    while True:
+        t = time.perf_counter()
+        await asyncio.sleep(period)
+        late = time.perf_counter() - t - period
+        if stats.in_window(t):
+            stats.loop_lag_ms.append(late * 1000)
+
+
+# ---------------------------------------------------------------------------------- main
+def percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    k = max(0, min(len(sorted_values) - 1, math.ceil(q * len(sorted_values)) - 1))
+    return sorted_values[k]
+
+
+async def bench(cfg: Config) -> dict[str, Any]:
+    stats = Stats()
+    fd_limit = raise_fd_limit(2 * cfg.clients + 1024)
+    server = None if cfg.url else ServerProcess(cfg)
+    base = cfg.url.rstrip("/") if cfg.url else server.base if server else ""
+    report: dict[str, Any] = {"clients": cfg.clients, "fd_limit": fd_limit, "base": base}
+    try:
+        if server is not None:
+            server.start()
+            try:
+                await server.wait_healthy()
+            except RuntimeError as e:
+                report["aborted"] = str(e)
+                return report
+        t = time.perf_counter()
+        accounts = await sign_up_all(base, cfg, stats)
+        if not accounts:
+            report["aborted"] = f"no account signed up: {counts(stats.conn_failures)}"
+            report["connection_failures"] = dict(stats.conn_failures)
+            return report
+        report["signup_seconds"] = time.perf_counter() - t
+        report["signed_up"] = len(accounts)
+
+        run = Run(len(accounts), stats)
+        rng = random.Random(cfg.seed)
+        ws_base = base.replace("http://", "ws://").replace("https://", "wss://")
+        bots = [Bot(a, cfg, run, random.Random(rng.random())) for a in accounts]
+        lag = asyncio.create_task(loop_lag_monitor(stats))
+        t = time.perf_counter()
+        tasks: list[asyncio.Task[None]] = []
+        for i, b in enumerate(bots):
+            delay = t + i / cfg.ramp - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            tasks.append(asyncio.create_task(b.main(ws_base)))
+        await run.all_settled.wait()
+        report["connect_seconds"] = time.perf_counter() - t
+        report["connected"] = run.connected
+        await asyncio.sleep(cfg.warmup)
+
+        metrics_before = await scrape_metrics(base)
+        cpu0 = server.cpu_seconds() if server else None
+        pcpu0 = time.process_time()
+        stats.window_start = time.perf_counter()
+        stats.window_end = stats.window_start + cfg.seconds
+        await asyncio.sleep(cfg.seconds)
+        measured = time.perf_counter() - stats.window_start
+        cpu1 = server.cpu_seconds() if server else None
+        pcpu1 = time.process_time()
+        run.stopping = True
+        metrics_after = await scrape_metrics(base)
+        report["rss_mib"] = server.rss_mib() if server else None
+        # the clients stop sending and wait for their last acknowledgements
+        _, late = await asyncio.wait(tasks, timeout=cfg.ack_timeout + 15)
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        lag.cancel()
+
+        lat = sorted(stats.latencies_ms)
+        decisions = sum(stats.decisions.values())
+        report.update(
+            seconds=measured,
+            decisions=decisions,
+            decisions_by_game=dict(stats.decisions),
+            decisions_per_s=decisions / measured,
+            games=dict(stats.games),
+            latency_ms={
+                "n": len(lat),
+                "p50": percentile(lat, 0.50),
+                "p95": percentile(lat, 0.95),
+                "p99": percentile(lat, 0.99),
+                "max": lat[-1] if lat else float("nan"),
+            },
+            control_ms=control_summary(stats.control_ms),
+            errors=dict(stats.errors),
+            unanswered=stats.unanswered,
+            connection_failures=dict(stats.conn_failures),
+            notices=dict(stats.notices),
+            client_cpu_pct=100 * (pcpu1 - pcpu0) / measured,
+            client_loop_lag_ms=lag_summary(stats.loop_lag_ms),
+            server_cpu_pct=None if cpu0 is None or cpu1 is None else 100 * (cpu1 - cpu0) / measured,
+            server_side=server_side_latency(metrics_before, metrics_after),
+        )
+    finally:
+        if server is not None:
+            report["server_exit"] = server.stop()
+            report["server_unhandled"] = dict(server.unhandled())
+            server.cleanup()
+    return report
+
+
+def control_summary(values: list[float]) -> dict[str, float | int]:
+    v = sorted(values)
+    return {"n": len(v), "p50": percentile(v, 0.5), "p99": percentile(v, 0.99)}
+
+
+def lag_summary(values: list[float]) -> dict[str, float]:
+    v = sorted(values)
+    return {"p50": percentile(v, 0.5), "p99": percentile(v, 0.99), "max": v[-1] if v else 0.0}
+
+
+def counts(c: dict[str, int]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(c.items(), key=lambda kv: -kv[1])) or "none"
+
+
+def print_report(cfg: Config, r: dict[str, Any]) -> int:
+    where = cfg.url or ("postgresql" if cfg.database_url else "sqlite") + " (spawned)"
+    uno = sum(1 for i in range(cfg.clients) if not is_casino(i, cfg.casino_share))
+    print(
+        f"bench_server: clients={cfg.clients} (uno={uno} casino={cfg.clients - uno}) "
+        f"think={cfg.think}s+-50% seconds={cfg.seconds:g} server={where} fd_limit={r['fd_limit']}"
+    )
+    if "seconds" not in r:
+        print(f"run aborted: {r.get('aborted', 'before the measurement window')}")
+        return max(1, int(sum(r.get("connection_failures", {}).values())))
+    print(
+        f"setup: signed up {r['signed_up']} in {r['signup_seconds']:.1f} s; "
+        f"connected {r['connected']} in {r['connect_seconds']:.1f} s (ramp {cfg.ramp:g}/s)"
+    )
+    print(f"seconds measured: {r['seconds']:.1f}")
+    by_game = ", ".join(f"{k} {v}" for k, v in sorted(r["decisions_by_game"].items()))
+    print(
+        f"decisions: {r['decisions']} ({r['decisions_per_s']:.1f}/s; {by_game or '-'}); "
+        f"games finished: {counts(r['games'])}"
+    )
+    lat = r["latency_ms"]
+    print(
+        f"latency ms (action -> ack, n={lat['n']}): p50={lat['p50']:.1f} p95={lat['p95']:.1f} "
+        f"p99={lat['p99']:.1f} max={lat['max']:.1f}"
+    )
+    c = r["control_ms"]
+    print(
+        f"start/stake/topup ms (n={c['n']}): p50={c['p50']:.1f} p99={c['p99']:.1f}",
+    )
+    ss = r["server_side"]
+    if ss.get("count"):
+        print(
+            f"server-side act() ms (n={ss['count']}): mean={ss['mean_ms']:.1f} "
+            f"p50 {bucket(ss['p50_le_ms'])} p99 {bucket(ss['p99_le_ms'])} (histogram buckets)"
+        )
+    errors = int(sum(r["errors"].values()) + r["unanswered"])
+    failures = int(sum(r["connection_failures"].values()))
+    print(f"errors: {counts(r['errors'])}; unanswered actions: {r['unanswered']}")
+    print(f"connection failures: {counts(r['connection_failures'])}")
+    if r["notices"]:
+        print(f"notices: {counts(r['notices'])}")
+    lag = r["client_loop_lag_ms"]
+    srv_cpu = r.get("server_cpu_pct")
+    print(
+        f"client: cpu={r['client_cpu_pct']:.0f}% loop lag p50={lag['p50']:.1f} "
+        f"p99={lag['p99']:.1f} max={lag['max']:.1f} ms; server: "
+        + ("n/a" if srv_cpu is None else f"cpu={srv_cpu:.0f}% rss={r['rss_mib'] or 0:.0f} MiB")
+        + (f", {r['server_exit']}" if "server_exit" in r else "")
+    )
+    unhandled = r.get("server_unhandled") or {}
+    if unhandled:
+        print(f"server unhandled exceptions: {sum(unhandled.values())}")
+        for line, n in sorted(unhandled.items(), key=lambda kv: -kv[1]):
+            print(f"  {n} x {line}")
+    return errors + failures
+
+
+def bucket(le_ms: float | None) -> str:
+    """A histogram bucket's upper bound as text (the last bucket of the server's is 2.5 s)."""
+    if le_ms is None:
+        return "n/a"
+    return "> 2500" if math.isinf(le_ms) else f"<= {le_ms:g}"
+
+
+def is_casino(i: int, share: float) -> bool:
+    return math.floor((i + 1) * share) > math.floor(i * share)
+
+
+def parse_args(argv: list[str] | None = None) -> Config:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--clients", type=int, default=1000)
+    ap.add_argument("--seconds", type=float, default=60.0, help="measured seconds")
+    ap.add_argument("--think", type=float, default=1.0, help="think time (+-50%%); 0 allowed")
+    ap.add_argument("--casino-share", type=float, default=0.3, help="share of casino tables")
+    ap.add_argument("--ramp", type=float, default=100.0, help="connections opened a second")
+    ap.add_argument("--warmup", type=float, default=0.0, help="extra seconds after connecting")
+    ap.add_argument("--signup-concurrency", type=int, default=20)
+    ap.add_argument("--max-rate", type=int, default=18, help="messages a second per client")
+    ap.add_argument("--ack-timeout", type=float, default=30.0, help="seconds, then unanswered")
+    ap.add_argument("--reconnects", type=int, default=5, help="reconnections per client")
+    ap.add_argument("--stake", type=int, default=100, help="casino stake (cents)")
+    ap.add_argument("--topup", type=int, default=10_000, help="casino top-up (cents)")
+    ap.add_argument("--url", help="a running server (default: start one)")
+    ap.add_argument("--database-url", help="PostgreSQL URL for the spawned server")
+    ap.add_argument("--port", type=int, default=0, help="port of the spawned server (0: free)")
+    ap.add_argument("--server-log", type=Path, help="keep the spawned server's log here")
+    ap.add_argument("--json", dest="json_out", metavar="PATH", help="write the report ('-')")
+    ap.add_argument("--seed", type=int, help="seed of the think-time jitter")
+    a = ap.parse_args(argv)
+    if a.clients < 1 or a.seconds <= 0 or a.think < 0 or not 0 <= a.casino_share <= 1:
+        ap.error("need --clients >= 1, --seconds > 0, --think >= 0, 0 <= --casino-share <= 1")
+    if a.ramp <= 0 or a.max_rate < 1 or a.signup_concurrency < 1:
+        ap.error("need --ramp > 0, --max-rate >= 1, --signup-concurrency >= 1")
+    return Config(
+        clients=a.clients,
+        seconds=a.seconds,
+        think=a.think,
+        casino_share=a.casino_share,
+        ramp=a.ramp,
+        warmup=a.warmup,
+        signup_concurrency=a.signup_concurrency,
+        max_rate=a.max_rate,
+        ack_timeout=a.ack_timeout,
+        reconnects=a.reconnects,
+        stake=a.stake,
+        topup=a.topup,
+        url=a.url,
+        database_url=a.database_url,
+        port=a.port,
+        server_log=a.server_log,
+        json_out=a.json_out,
+        seed=a.seed,
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    cfg = parse_args(argv)
+    factory: Callable[[], asyncio.AbstractEventLoop] = asyncio.new_event_loop
+    with contextlib.suppress(ImportError):  # uvloop, when installed, as uvicorn uses it
+        import uvloop
+
+        factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=factory) as runner:
+        report = runner.run(bench(cfg))
+    errors = print_report(cfg, report)
+    if cfg.json_out == "-":
+        print(json.dumps(report, default=str))
+    elif cfg.json_out:
+        Path(cfg.json_out).write_text(json.dumps(report, indent=2, default=str) + "\n")
+    p99 = report.get("latency_ms", {}).get("p99", float("nan"))
+    print(f"p99_ms={p99:.1f} clients={cfg.clients} errors={errors}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+// Settings of the client that an operator may need to change.
+
+// ---------------------------------------------------------------------------------------------
+// CASINO RTP: the return to player the project MEASURED, shown on the UNO CASINO rules page.
+// Placeholder until the certification run (`mazziere` RTP simulator) replaces it: update both
+// languages together.
+export const CASINO_RTP_TEXT = {
+  en: 'RTP measured: 95.6% (20,000 rounds, python engine; the certification run will replace this)',
+  it: 'RTP misurato: 95,6% (20.000 round, motore python; la certificazione lo sostituirà)',
+};
+// ---------------------------------------------------------------------------------------------
+
+/** How long the client keeps trying to reconnect after losing the connection (platform.md). */
+export const RECONNECT_WINDOW_MS = 120_000;
+
+/** Back-off between reconnection attempts: first delay, growth factor and ceiling. */
+export const RECONNECT_FIRST_MS = 1000;
+export const RECONNECT_FACTOR = 1.8;
+export const RECONNECT_MAX_MS = 15_000;
+
+/** Keep-alive ping while connected (the protocol's `ping`). */
+export const PING_MS = 25_000;
+
+/** UNO presets (uno.md "Presets"): seats allowed and the match they play by default. */
+export const UNO_PRESETS = {
+  classic: { min: 2, max: 10, match: 'target_points', target: 500, hands: 3 },
+  mattel: { min: 2, max: 10, match: 'target_points', target: 500, hands: 3 },
+  online: { min: 2, max: 4, match: 'fixed_hands', target: 500, hands: 3 },
+  house: { min: 2, max: 10, match: 'target_points', target: 500, hands: 3 },
+  casino: { min: 2, max: 2, match: 'single_hand', target: 500, hands: 3 },
+};
+
+/** UNO computer players the server knows (mazziere.uno.bots). */
+export const UNO_BOTS = ['greedy', 'random', 'autoplay'];
+
+/** Poker computer levels and decks (draw-poker.md). */
+export const POKER_LEVELS = ['easy', 'normal', 'hard'];
+export const POKER_DECKS = [52, 32];

@@ -1,0 +1,238 @@
+// Event texts from the server ("played seat=1 cards=R3 color=- ...") turned into sentences for
+// the table log and the replay, in the current language.
+import { colorDot, miniPoker, miniUnoList } from './cards.js';
+import { has, money, t, tNodes } from './i18n.js';
+import { h } from './ui.js';
+
+/** Parse "tag k=v k=v" into {tag, k: v...}; '-' means none. */
+export function parseEvent(text) {
+  const [tag, ...pairs] = String(text).trim().split(' ');
+  const out = { tag };
+  for (const p of pairs) {
+    const i = p.indexOf('=');
+    if (i < 0) continue;
+    const v = p.slice(i + 1);
+    out[p.slice(0, i)] = v === '-' ? null : v;
+  }
+  return out;
+}
+
+export const list = (v) => (v ? v.split(',').filter(Boolean) : []);
+export const hands = (v) => (v === null || v === undefined ? [] : v.split('/').map(list));
+
+/** A reason word from the server in words (falls back to the word itself). */
+export function reasonText(group, r) {
+  if (!r) return '';
+  const key = `reason.${group}.${r}`;
+  return has(key) ? t(key) : r.replaceAll('_', ' ');
+}
+
+/** Capitalise the first letter of a sentence node ("the bank plays" -> "The bank plays"). */
+function capitalised(node) {
+  if (!node) return node;
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const i = n.data.search(/\S/);
+    if (i < 0) continue;
+    n.data = n.data.slice(0, i) + n.data[i].toLocaleUpperCase() + n.data.slice(i + 1);
+    break;
+  }
+  return node;
+}
+
+/**
+ * One event as a DOM node, or null when it says nothing new to this player.
+ * ctx: {game, me (seat), name(seat) -> string}
+ */
+export function describeEvent(text, ctx) {
+  return capitalised(describe(text, ctx));
+}
+
+function describe(text, ctx) {
+  const e = parseEvent(text);
+  const who = (s) => (Number(s) === ctx.me ? t('common.you') : ctx.name(Number(s)));
+  // the acting seat's sentence; "_me" variants read right when it is this player ("You play")
+  const node = (key, params = {}, cls = '', actor = e.seat ?? e.by) => {
+    const own = actor !== undefined && actor !== null && Number(actor) === ctx.me && has(`${key}_me`);
+    return h('span', { class: `ev ev-${e.tag} ${cls}` }, tNodes(own ? `${key}_me` : key, params));
+  };
+  if (ctx.game === 'poker') return describePoker(e, who, node);
+  switch (e.tag) {
+    case 'hand_started':
+      if ('id' in e) return node('ev.record', { id: e.id }, 'ev-muted');
+      return node('ev.hand_started', { hand: Number(e.hand) + 1, dealer: who(e.dealer) }, 'ev-strong', e.dealer);
+    case 'dealer_card':
+      return node('ev.dealer_card', { who: who(e.seat), card: miniUnoList([e.card]) }, 'ev-muted');
+    case 'dealer_chosen':
+      return node('ev.dealer_chosen', { who: who(e.seat) });
+    case 'dealt':
+      if (list(e.cards).length) return node('ev.dealt_own', { cards: miniUnoList(list(e.cards)) });
+      return node('ev.dealt', { who: who(e.seat), n: e.count }, 'ev-muted');
+    case 'turned':
+      return node('ev.turned', { card: miniUnoList([e.card]) });
+    case 'returned':
+      return node('ev.returned', { card: miniUnoList([e.card]) }, 'ev-muted');
+    case 'played': {
+      const frag = node('ev.played', { who: who(e.seat), cards: miniUnoList(list(e.cards)) });
+      if (e.color)
+        frag.append(
+          ' ',
+          tNodes('ev.played_color', { color: h('span', {}, colorDot(e.color), ' ', t(`color.${e.color}`)) }),
+        );
+      if (e.target !== null && e.target !== undefined)
+        frag.append(
+          ' ',
+          Number(e.target) === ctx.me ? t('ev.played_target_you') : tNodes('ev.played_target', { who: who(e.target) }),
+        );
+      if (e.jump_in === '1') frag.append(' ', t('ev.jump_in'));
+      return frag;
+    }
+    case 'drew': {
+      const cards = list(e.cards);
+      const why =
+        e.reason && e.reason !== 'choice' && e.reason !== 'no_play' ? ` (${reasonText('draw', e.reason)})` : '';
+      if (cards.length) return node('ev.drew_own', { cards: miniUnoList(cards), why });
+      return node('ev.drew', { who: who(e.seat), n: e.count, why });
+    }
+    case 'skipped':
+      return node('ev.skipped', { who: who(e.seat) });
+    case 'reversed':
+      return node('ev.reversed');
+    case 'color_chosen':
+      return node('ev.color_chosen', {
+        who: who(e.seat),
+        color: h('span', {}, colorDot(e.color), ' ', t(`color.${e.color}`)),
+      });
+    case 'passed':
+      return node('ev.passed', { who: who(e.seat) }, 'ev-muted');
+    case 'reshuffled':
+      return node('ev.reshuffled', { n: e.count }, 'ev-muted');
+    case 'uno_called':
+      return node('ev.uno_called', { who: who(e.seat) }, 'ev-strong');
+    case 'uno_missed':
+      return node('ev.uno_missed', { who: who(e.seat) });
+    case 'caught':
+      if (Number(e.seat) === ctx.me) return node('ev.caught_you', { by: who(e.by) }, '', null);
+      return node('ev.caught', { by: who(e.by), who: who(e.seat) }, '', e.by);
+    case 'challenged':
+      if (Number(e.seat) === ctx.me)
+        return node(
+          e.guilty === '1' ? 'ev.challenged_you_guilty' : 'ev.challenged_you_innocent',
+          { by: who(e.by) },
+          '',
+          null,
+        );
+      return node(
+        e.guilty === '1' ? 'ev.challenged_guilty' : 'ev.challenged_innocent',
+        { by: who(e.by), who: who(e.seat) },
+        '',
+        e.by,
+      );
+    case 'swapped':
+      if (Number(e.other) === ctx.me) return node('ev.swapped_you', { who: who(e.seat) }, '', null);
+      return node('ev.swapped', { who: who(e.seat), other: who(e.other) });
+    case 'rotated':
+      return node('ev.rotated');
+    case 'auto_played':
+      return node('ev.auto_played', { who: who(e.seat) }, 'ev-warn');
+    case 'left':
+      return node('ev.left', { who: who(e.seat) }, 'ev-warn');
+    case 'eliminated':
+      return node('ev.eliminated', { who: who(e.seat) }, 'ev-warn');
+    case 'hand_ended': {
+      if (e.winner === null) return node('ev.hand_ended_none', { why: reasonText('hand', e.reason) }, 'ev-strong');
+      // the card points left in the other hands (what the hand is worth)
+      const pts = list(e.points).map(Number);
+      const won = pts.reduce((a, b, i) => (i === Number(e.winner) ? a : a + b), 0);
+      return node('ev.hand_ended', { who: who(e.winner), points: won }, 'ev-strong', e.winner);
+    }
+    case 'match_ended':
+      return node('ev.match_ended', { who: who(e.winner) }, 'ev-strong', e.winner);
+    case 'multiplier':
+      return node('ev.multiplier', { m: e.multiplier, why: reasonText('mult', e.reason) }, 'ev-mult');
+    case 'round_ended':
+      if (e.winner === 'player')
+        return node('ev.round_won', { m: e.multiplier, payout: money(Number(e.payout)) }, 'ev-good');
+      return node('ev.round_lost', { stake: money(Number(e.stake)), why: reasonText('round', e.reason) }, 'ev-bad');
+    case 'session_closed':
+      return node(
+        'ev.session_closed',
+        { amount: money(Number(e.credited)), why: reasonText('close', e.reason) },
+        'ev-strong',
+      );
+    default:
+      return h('span', { class: 'ev ev-raw' }, String(text));
+  }
+}
+
+function chips(n) {
+  return t('poker.chips', { n });
+}
+
+function describePoker(e, who, node) {
+  const cards = (v) => h('span', { class: 'mini-list' }, list(v).map(miniPoker));
+  switch (e.tag) {
+    case 'hand_started':
+      return 'id' in e ? node('ev.record', { id: e.id }, 'ev-muted') : null;
+    case 'deal_started':
+      return node(
+        Number(e.carried) ? 'pev.deal_started_carried' : 'pev.deal_started',
+        { deal: e.deal, who: who(e.first), carried: chips(e.carried) },
+        'ev-strong',
+        e.first,
+      );
+    case 'ante':
+      return node('pev.ante', { who: who(e.seat), amount: chips(e.amount) }, 'ev-muted');
+    case 'dealt':
+      return list(e.cards).length ? node('pev.dealt_own', { cards: cards(e.cards) }) : null;
+    case 'opened':
+      return node('pev.opened', { who: who(e.seat), amount: chips(e.amount) });
+    case 'waited':
+      return node('pev.waited', { who: who(e.seat) });
+    case 'raised':
+      return node('pev.raised', { who: who(e.seat), call: chips(e.call), amount: chips(e.amount) });
+    case 'replaced':
+      return node('pev.replaced', { who: who(e.seat), paid: chips(e.paid) });
+    case 'folded':
+      return node('pev.folded', { who: who(e.seat) }, 'ev-warn');
+    case 'drew':
+      if (list(e.received).length)
+        return node('pev.drew_own', { n: e.count, out: cards(e.discarded), in: cards(e.received) });
+      return node('pev.drew', { who: who(e.seat), n: e.count });
+    case 'saw':
+      return node('pev.saw', { who: who(e.seat), paid: chips(e.paid) });
+    case 'shown':
+      return node('pev.shown', {
+        who: who(e.seat),
+        cards: cards(e.cards),
+        name: (e.description || '').replaceAll('_', ' '),
+      });
+    case 'pot_won':
+      return node('pev.pot_won', { who: who(e.seat), amount: chips(e.amount) }, 'ev-strong');
+    case 'pot_carried':
+      return node('pev.pot_carried', { amount: chips(e.amount) }, 'ev-strong');
+    case 'pledged':
+      return node('pev.pledged', { who: who(e.seat), item: itemName(e.item), value: chips(e.value) }, 'ev-warn');
+    case 'forfeited':
+      return node('pev.forfeited', { who: who(e.seat), item: itemName(e.item) }, 'ev-bad');
+    case 'redeemed':
+      return node('pev.redeemed', { who: who(e.seat), item: itemName(e.item), value: chips(e.value) }, 'ev-good');
+    case 'game_ended':
+      return node('pev.game_ended', { who: who(e.winner) }, 'ev-strong', e.winner);
+    default:
+      return h(
+        'span',
+        { class: 'ev ev-raw' },
+        `${e.tag} ${Object.entries(e)
+          .filter(([k]) => k !== 'tag')
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}`,
+      );
+  }
+}
+
+/** A pledgeable item's name (hat, scarf...), translated when known. */
+export function itemName(name) {
+  const key = `poker.item.${name}`;
+  return has(key) ? t(key) : String(name || '').replaceAll('_', ' ');
+}

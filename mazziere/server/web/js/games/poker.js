@@ -1,0 +1,437 @@
+// The draw-poker table (seed 002): one player against the computer. The seed's buttons: APRI/OPEN,
+// ASPETTA/WAIT, RILANCIA/RAISE, SOSTITUISCI/REPLACE, PASSA/FOLD, VEDI/SEE.
+//
+// The view this page reads (the server's poker adapter produces it; see docs in the handover):
+//   {seat, deal_no, phase: 'bet1'|'draw'|'bet2'|'over', current, first, hand: ['Ah', ...],
+//    opponent_cards, deck, deck_count, pot, carried, ante, bankrolls: [me, them] (by seat),
+//    committed: [..], owed, raises, max_raises, drawn: [n|-1, n|-1], max_replace,
+//    words: ['open', 'wait', ...], bet_range: [min, max] | null,
+//    items: [{name, value, state: 'worn'|'pledged'|'forfeited'|'redeemed'}],
+//    history: [{seat, word, amount}], level,
+//    showdown: null | {deal, hands: [[..], [..]], categories: ['pair', ..], names: ['..', '..'],
+//                      winner: 0|1|null, pot},
+//    result: null | {winner, reason}}
+// `legal` lists the action texts ("open 10", "wait", "replace", "draw 7h 2c" or "replace 0 3"...).
+import { miniPoker, pokerBack, pokerCard } from '../cards.js';
+import { itemName, reasonText } from '../events.js';
+import { cap, has, t } from '../i18n.js';
+import { add, clear, Countdown, fill, h, icon } from '../ui.js';
+
+const KNOWN = ['open', 'wait', 'raise', 'replace', 'fold', 'see', 'draw'];
+
+/** What the legal list allows: words, bet ranges and how a draw is written. */
+export function parsePokerLegal(view, legal) {
+  const words = new Set(view?.words || []);
+  const ranges = { open: null, raise: null };
+  let drawForm = null; // 'cards' ("draw 7h 2c") or 'positions' ("replace 0 3")
+  for (const text of legal || []) {
+    const [w, ...rest] = text.trim().split(/\s+/);
+    const word = w.toLowerCase();
+    words.add(word);
+    if ((word === 'open' || word === 'raise') && rest.length === 1) {
+      const n = Number(rest[0]);
+      const r = ranges[word];
+      ranges[word] = r ? [Math.min(r[0], n), Math.max(r[1], n)] : [n, n];
+    }
+    if (word === 'draw') drawForm = 'cards';
+    if (word === 'replace' && rest.length && rest.every((x) => /^\d$/.test(x))) drawForm = drawForm || 'positions';
+  }
+  if (view?.bet_range) {
+    if (words.has('open')) ranges.open = view.bet_range;
+    if (words.has('raise')) ranges.raise = view.bet_range;
+  }
+  if (!drawForm && view?.phase === 'draw') drawForm = words.has('draw') ? 'cards' : 'positions';
+  return { words, ranges, drawForm };
+}
+
+/** A shown hand's name: the category in the current language when the server gives it. */
+function handName(sd, s) {
+  const cat = sd.categories?.[s];
+  if (cat && has(`poker.cat.${cat}`)) return cap(t(`poker.cat.${cat}`));
+  return cap(String(sd.names?.[s] || '').replaceAll('_', ' '));
+}
+
+export class PokerView {
+  constructor(root, ctx) {
+    this.ctx = ctx;
+    this.msg = null;
+    this.marked = new Set(); // positions chosen for replacement
+    this.locked = false;
+    this.countdown = new Countdown('');
+    this.opp = h('div', { class: 'poker-opp', 'data-testid': 'poker-opponent' });
+    this.center = h('div', { class: 'poker-center', 'data-testid': 'poker-center' });
+    this.showdown = h('div', { class: 'showdown', hidden: true, 'data-testid': 'showdown' });
+    this.handEl = h('div', {
+      class: 'hand poker-hand',
+      role: 'group',
+      'aria-label': t('uno.your_hand'),
+      'data-testid': 'hand',
+    });
+    this.meBar = h('div', { class: 'me-bar' });
+    this.turnLine = h('p', { class: 'turn-line', 'aria-live': 'polite', 'data-testid': 'turn-line' });
+    this.buttons = h('div', { class: 'actions poker-actions', 'data-testid': 'actions' });
+    this.amount = h('input', {
+      type: 'number',
+      min: 1,
+      step: 1,
+      class: 'amount-input',
+      'aria-label': t('poker.amount'),
+      'data-testid': 'bet-amount',
+    });
+    this.slider = h('input', {
+      type: 'range',
+      min: 1,
+      step: 1,
+      class: 'amount-slider',
+      'aria-label': t('poker.amount'),
+    });
+    this.slider.addEventListener('input', () => (this.amount.value = this.slider.value));
+    this.amount.addEventListener('input', () => (this.slider.value = this.amount.value));
+    this.historyBox = h('section', { class: 'panel', 'aria-label': t('poker.this_deal') });
+    this.overlay = h('div', { class: 'result-overlay', hidden: true, 'data-testid': 'result' });
+    root.append(
+      h(
+        'div',
+        { class: 'table-layout poker-layout' },
+        h(
+          'div',
+          { class: 'table-main' },
+          h('div', { class: 'felt poker-felt' }, this.opp, this.center, this.showdown, this.overlay),
+          h('div', { class: 'me-area' }, this.meBar, this.turnLine, this.handEl, this.buttons),
+        ),
+        h('div', { class: 'table-side' }, this.historyBox, ctx.log.el),
+      ),
+    );
+  }
+
+  destroy() {
+    this.countdown.destroy();
+  }
+
+  unlock() {
+    this.locked = false;
+    if (this.msg) this.update(this.msg);
+  }
+
+  send(action) {
+    if (this.ctx.act(action)) {
+      this.locked = true;
+      this.buttons.querySelectorAll('button').forEach((b) => (b.disabled = true));
+    }
+  }
+
+  label(word) {
+    return t(`poker.btn.${word}`);
+  }
+
+  update(msg) {
+    const prevDeal = this.msg?.view?.deal_no;
+    this.msg = msg;
+    this.locked = false;
+    const v = msg.view;
+    if (!v) {
+      this.drawStart(msg);
+      return;
+    }
+    if (v.deal_no !== prevDeal || v.phase !== 'draw') this.marked.clear();
+    const me = msg.seat ?? 0;
+    const them = 1 - me;
+    const L = parsePokerLegal(v, msg.legal);
+    this.legal = L;
+    const myTurn = v.current === me && v.phase !== 'over' && !v.result;
+
+    // ---- the opponent: cards, bankroll, bet, items
+    // the last showdown stays in view until the server drops it; the cards of the deal it
+    // belongs to are shown face up in the opponent's place
+    const sd = v.showdown || null;
+    const current = sd && (sd.deal === v.deal_no || v.phase === 'over');
+    const oppCards = h('div', { class: 'poker-cards' });
+    if (current) sd.hands[them].forEach((c) => oppCards.append(pokerCard(c)));
+    else for (let i = 0; i < (v.opponent_cards ?? 5); i++) oppCards.append(pokerBack());
+    const items = h(
+      'ul',
+      { class: 'items', 'aria-label': t('poker.items'), 'data-testid': 'items' },
+      (v.items || []).map((it) =>
+        h(
+          'li',
+          {
+            class: `item item-${it.state}`,
+            title: `${itemName(it.name)} — ${t(`poker.item_state.${it.state}`)} (${t('poker.chips', { n: it.value })})`,
+            'data-state': it.state,
+          },
+          h('span', { class: 'item-name' }, itemName(it.name)),
+          h('span', { class: 'item-state' }, t(`poker.item_state.${it.state}`)),
+        ),
+      ),
+    );
+    clear(this.opp);
+    add(
+      this.opp,
+      h(
+        'div',
+        { class: `opp-name${v.current === them && v.phase !== 'over' ? ' turn' : ''}` },
+        h('span', { class: 'avatar', 'aria-hidden': 'true' }, icon('bot')),
+        h('span', {}, this.ctx.nameOf(them)),
+        v.level ? h('span', { class: 'tag' }, t(`poker.level.${v.level}`)) : null,
+        v.first === them ? h('span', { class: 'tag', title: t('poker.acts_first') }, '1°') : null,
+      ),
+      oppCards,
+      h(
+        'div',
+        { class: 'opp-meta' },
+        h('span', { 'data-testid': 'opp-bankroll' }, t('poker.bankroll_n', { n: v.bankrolls?.[them] ?? 0 })),
+        v.committed?.[them] ? ` · ${t('poker.bet_n', { n: v.committed[them] })}` : '',
+        v.drawn?.[them] >= 0 ? ` · ${t('poker.replaced_n', { n: v.drawn[them] })}` : '',
+      ),
+      items,
+    );
+
+    // ---- the middle: pot, carried over, ante, phase
+    clear(this.center);
+    add(
+      this.center,
+      h(
+        'div',
+        { class: 'pot', 'data-testid': 'pot' },
+        h('span', { class: 'pot-label' }, t('poker.pot')),
+        h('span', { class: 'pot-amount' }, t('poker.chips', { n: v.pot ?? 0 })),
+      ),
+      v.carried
+        ? h('div', { class: 'carried', 'data-testid': 'carried' }, t('poker.carried_n', { n: v.carried }))
+        : null,
+      h(
+        'div',
+        { class: 'phase', 'data-testid': 'phase' },
+        t('poker.deal_n', { n: v.deal_no ?? 1 }),
+        ' · ',
+        t(`poker.phase.${v.phase}`),
+        v.ante ? ` · ${t('poker.ante_n', { n: v.ante })}` : '',
+      ),
+      v.raises ? h('div', { class: 'muted' }, t('poker.raises_n', { n: v.raises, max: v.max_raises ?? 3 })) : null,
+    );
+
+    // ---- showdown
+    if (sd) {
+      this.showdown.hidden = false;
+      const line = (s) =>
+        h(
+          'div',
+          { class: `sd-line${sd.winner === s ? ' winner' : ''}` },
+          h('strong', {}, s === me ? t('common.you_cap') : this.ctx.nameOf(s)),
+          h('span', { class: 'mini-list' }, (sd.hands?.[s] || []).map(miniPoker)),
+          h('span', { class: 'sd-name', 'data-testid': `hand-name-${s === me ? 'me' : 'them'}` }, handName(sd, s)),
+        );
+      fill(
+        this.showdown,
+        h('h2', {}, sd.deal === v.deal_no ? t('poker.showdown') : t('poker.showdown_of', { n: sd.deal })),
+        line(me),
+        line(them),
+        h(
+          'p',
+          { class: 'big' },
+          sd.winner === null || sd.winner === undefined
+            ? t('poker.tie_carried')
+            : sd.winner === me
+              ? t('poker.you_take', { n: sd.pot })
+              : t('poker.they_take', { who: cap(this.ctx.nameOf(them)), n: sd.pot }),
+        ),
+      );
+    } else {
+      this.showdown.hidden = true;
+    }
+
+    // ---- my hand: in the draw, click cards to mark them for replacement
+    const drawing = myTurn && v.phase === 'draw';
+    clear(this.handEl);
+    (v.hand || []).forEach((code, i) => {
+      const el = pokerCard(code, { tag: drawing ? 'button' : 'div', attrs: { 'data-index': i } });
+      if (this.marked.has(i)) el.classList.add('marked');
+      if (drawing) {
+        el.setAttribute('aria-pressed', String(this.marked.has(i)));
+        el.addEventListener('click', () => {
+          if (this.marked.has(i)) this.marked.delete(i);
+          else if (this.marked.size < (v.max_replace ?? 5)) this.marked.add(i);
+          el.classList.toggle('marked', this.marked.has(i));
+          el.setAttribute('aria-pressed', String(this.marked.has(i)));
+          this.drawButtons(v, L, me, myTurn);
+        });
+      }
+      this.handEl.append(el);
+    });
+    fill(
+      this.meBar,
+      h(
+        'span',
+        { class: `me-name${myTurn ? ' turn' : ''}` },
+        t('common.you_cap'),
+        v.first === me ? h('span', { class: 'tag', title: t('poker.acts_first') }, '1°') : '',
+      ),
+      h(
+        'span',
+        { class: 'me-meta' },
+        h('span', { 'data-testid': 'my-bankroll' }, t('poker.bankroll_n', { n: v.bankrolls?.[me] ?? 0 })),
+        v.committed?.[me] ? ` · ${t('poker.bet_n', { n: v.committed[me] })}` : '',
+        v.owed ? ` · ${t('poker.owed_n', { n: v.owed })}` : '',
+        v.drawn?.[me] >= 0 ? ` · ${t('poker.replaced_n', { n: v.drawn[me] })}` : '',
+      ),
+      myTurn && msg.time_left !== null ? this.countdown.el : null,
+    );
+    if (myTurn && msg.time_left !== null) this.countdown.set(msg.time_left, this.ctx.summary()?.decision_seconds);
+    else this.countdown.set(null);
+    this.turnLine.textContent = this.prompt(v, me, myTurn);
+    this.turnLine.classList.toggle('my-turn', myTurn);
+    this.drawButtons(v, L, me, myTurn);
+    this.drawHistory(v, me);
+    this.drawResult(v, me);
+  }
+
+  prompt(v, me, myTurn) {
+    if (v.result || v.phase === 'over') return t('poker.prompt.over');
+    if (!myTurn) return t('poker.prompt.waiting');
+    if (v.phase === 'draw') return t('poker.prompt.draw', { n: v.max_replace ?? 5 });
+    if (v.owed) return t('poker.prompt.owed', { n: v.owed });
+    return t('poker.prompt.bet');
+  }
+
+  drawButtons(v, L, me, myTurn) {
+    const out = [];
+    const btn = (word, label, cls, onclick, extra = {}) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: `btn ${cls}`,
+          'data-action': word,
+          disabled: this.locked || !myTurn,
+          onclick,
+          ...extra,
+        },
+        label,
+        h('small', { class: 'btn-sub' }, t(`poker.help.${word}`)),
+      );
+    const range = L.ranges.open || L.ranges.raise;
+    if (myTurn && range && (L.words.has('open') || L.words.has('raise'))) {
+      const [lo, hi] = range;
+      for (const el of [this.amount, this.slider]) {
+        el.min = lo;
+        el.max = hi;
+      }
+      const cur = Number(this.amount.value);
+      if (!cur || cur < lo || cur > hi) this.amount.value = String(Math.min(hi, Math.max(lo, v.ante || lo)));
+      this.slider.value = this.amount.value;
+      out.push(
+        h(
+          'div',
+          { class: 'amount-box' },
+          h('label', {}, t('poker.amount'), ' ', this.amount),
+          this.slider,
+          h('small', { class: 'muted' }, t('poker.range', { lo, hi })),
+        ),
+      );
+    }
+    const amount = () => Math.round(Number(this.amount.value));
+    if (L.words.has('open'))
+      out.push(btn('open', this.label('open'), 'btn-primary', () => this.send(`open ${amount()}`)));
+    if (L.words.has('wait')) out.push(btn('wait', this.label('wait'), '', () => this.send('wait')));
+    if (L.words.has('raise'))
+      out.push(btn('raise', this.label('raise'), 'btn-primary', () => this.send(`raise ${amount()}`)));
+    if (v.phase === 'draw' && myTurn) {
+      // the draw: SOSTITUISCI/REPLACE with the marked cards (none: stand pat)
+      const pos = [...this.marked].sort((a, b) => a - b);
+      const text =
+        L.drawForm === 'cards'
+          ? pos.length
+            ? `draw ${pos.map((i) => v.hand[i]).join(' ')}`
+            : 'draw'
+          : `replace ${pos.join(' ')}`.trim();
+      out.push(
+        btn(
+          'draw',
+          pos.length ? t('poker.replace_n', { label: this.label('replace'), n: pos.length }) : t('poker.stand_pat'),
+          'btn-primary',
+          () => this.send(text),
+        ),
+      );
+    } else if (L.words.has('replace')) {
+      out.push(btn('replace', this.label('replace'), '', () => this.send('replace')));
+    }
+    if (L.words.has('see')) out.push(btn('see', this.label('see'), '', () => this.send('see')));
+    if (L.words.has('fold')) out.push(btn('fold', this.label('fold'), 'btn-warn', () => this.send('fold')));
+    // anything else the server allows, by its own word
+    for (const w of L.words) {
+      if (!KNOWN.includes(w)) out.push(btn(w, w, '', () => this.send(w)));
+    }
+    fill(this.buttons, ...out);
+  }
+
+  drawHistory(v, me) {
+    const rows = (v.history || []).map((m) =>
+      h(
+        'li',
+        {},
+        h('strong', {}, m.seat === me ? t('common.you_cap') : this.ctx.nameOf(m.seat)),
+        ' ',
+        KNOWN.includes(m.word) ? this.label(m.word === 'draw' ? 'replace' : m.word) : m.word,
+        m.amount ? ` ${m.amount}` : '',
+      ),
+    );
+    fill(
+      this.historyBox,
+      h('h2', { class: 'panel-title' }, t('poker.this_deal')),
+      rows.length ? h('ol', { class: 'deal-history' }, rows) : h('p', { class: 'muted' }, t('poker.no_moves')),
+    );
+  }
+
+  drawResult(v, me) {
+    if (!v.result) {
+      this.overlay.hidden = true;
+      return;
+    }
+    const won = v.result.winner === me;
+    this.overlay.hidden = false;
+    fill(
+      this.overlay,
+      h(
+        'div',
+        { class: `result-card ${won ? 'won' : 'lost'}` },
+        h('h2', {}, won ? t('poker.you_won_game') : t('poker.they_won_game', { who: cap(this.ctx.nameOf(1 - me)) })),
+        h('p', { class: 'muted' }, reasonText('poker', v.result.reason)),
+        h(
+          'div',
+          { class: 'result-actions' },
+          h(
+            'button',
+            { type: 'button', class: 'btn btn-primary', 'data-action': 'start', onclick: () => this.ctx.start() },
+            t('poker.new_game'),
+          ),
+          h('a', { class: 'btn', href: '#/lobby' }, t('nav.lobby')),
+        ),
+      ),
+    );
+  }
+
+  drawStart(msg) {
+    clear(this.opp);
+    clear(this.center);
+    fill(this.buttons);
+    add(
+      this.center,
+      h(
+        'div',
+        { class: 'result-card' },
+        h('h2', {}, t('poker.ready_title')),
+        h('p', { class: 'muted' }, t('poker.ready_text', { who: this.ctx.nameOf(1 - (msg.seat ?? 0)) })),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn btn-primary btn-wide',
+            'data-action': 'start',
+            onclick: () => this.ctx.start(),
+          },
+          t('poker.start'),
+        ),
+      ),
+    );
+  }
+}

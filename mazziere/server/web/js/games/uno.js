@@ -1,0 +1,448 @@
+// The UNO table: own hand, the others around the table with their card counts, discard pile and
+// current colour, direction, whose turn, the countdown, scores and match status.
+import { colorDot, miniUnoList, unoBack, unoCard, unoName } from '../cards.js';
+import { UNO_PRESETS } from '../config.js';
+import { reasonText } from '../events.js';
+import { UnoHand, parseLegal } from '../hand.js';
+import { t } from '../i18n.js';
+import { clear, Countdown, fill, h, icon } from '../ui.js';
+
+const RANK_ORDER = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'S', 'R', 'D2'];
+const COLOR_ORDER = ['R', 'Y', 'G', 'B'];
+
+/** Sort a hand by colour then rank, wilds last (the server's order means nothing). */
+export function sortUno(codes) {
+  const key = (c) => {
+    if (c === 'W') return 500;
+    if (c === 'W4') return 501;
+    return COLOR_ORDER.indexOf(c[0]) * 100 + RANK_ORDER.indexOf(c.slice(1));
+  };
+  return [...codes].sort((a, b) => key(a) - key(b));
+}
+
+export class UnoView {
+  constructor(root, ctx) {
+    this.ctx = ctx;
+    this.msg = null;
+    this.hand = new UnoHand({
+      onPlay: (text) => this.send(text),
+      nameOf: (s) => ctx.nameOf(s),
+      label: t('uno.your_hand'),
+    });
+    this.hand.onSelectionChange = () => this.drawButtons();
+    this.countdown = new Countdown('');
+    this.oppCountdown = new Countdown('');
+
+    this.opponents = h('div', { class: 'opponents', 'data-testid': 'opponents' });
+    this.drawPile = h('button', {
+      type: 'button',
+      class: 'pile draw-pile',
+      'data-action': 'draw-pile',
+      onclick: () => this.word('draw'),
+    });
+    this.discard = h('div', { class: 'pile discard', 'data-testid': 'discard' });
+    this.discardSlot = h('div', { class: 'discard-slot' }, this.discard, this.hand.ghost);
+    this.hand.dropZones.push(this.discard);
+    this.colorLabel = h('div', { class: 'current-color', 'data-testid': 'current-color' });
+    this.direction = h('div', { class: 'direction', 'data-testid': 'direction' });
+    this.pending = h('div', { class: 'pending-badge', hidden: true });
+    this.turnLine = h('p', { class: 'turn-line', 'data-testid': 'turn-line', 'aria-live': 'polite' });
+    this.buttons = h('div', { class: 'actions', 'data-testid': 'actions' });
+    this.meBar = h('div', { class: 'me-bar' });
+    this.scores = h('section', { class: 'panel scores-panel', 'aria-label': t('uno.scores') });
+    this.overlay = h('div', { class: 'result-overlay', hidden: true, 'data-testid': 'result' });
+    this.waiting = h('div', { class: 'waiting-room', hidden: true, 'data-testid': 'waiting' });
+
+    const felt = h(
+      'div',
+      { class: 'felt' },
+      this.opponents,
+      h(
+        'div',
+        { class: 'center' },
+        this.direction,
+        h(
+          'div',
+          { class: 'piles' },
+          h('div', { class: 'pile-col' }, this.drawPile, h('span', { class: 'pile-label' }, t('uno.draw_pile'))),
+          h('div', { class: 'pile-col' }, this.discardSlot, this.colorLabel),
+        ),
+        this.pending,
+      ),
+      this.waiting,
+      this.overlay,
+    );
+    const meArea = h('div', { class: 'me-area' }, this.meBar, this.turnLine, this.hand.el, this.buttons);
+    this.meArea = meArea;
+    root.append(
+      h(
+        'div',
+        { class: 'table-layout uno-layout' },
+        h('div', { class: 'table-main' }, felt, meArea),
+        h('div', { class: 'table-side' }, this.scores, ctx.log.el),
+      ),
+    );
+  }
+
+  destroy() {
+    this.hand.destroy();
+    this.countdown.destroy();
+    this.oppCountdown.destroy();
+  }
+
+  send(action) {
+    if (!this.ctx.act(action)) this.hand.unlock();
+    else this.hand.lock();
+  }
+
+  word(w) {
+    if (this.legal?.words.has(w)) this.send(w);
+  }
+
+  unlock() {
+    this.hand.unlock();
+    this.drawButtons();
+  }
+
+  update(msg) {
+    this.msg = msg;
+    const v = msg.view;
+    this.legal = parseLegal(msg.legal);
+    const me = msg.seat;
+    const seats = msg.seats;
+    if (!v) {
+      this.drawWaiting(msg);
+      return;
+    }
+    this.waiting.hidden = true;
+    this.meArea.hidden = false;
+
+    // ---- the others around the table, seat order clockwise from me at the bottom
+    clear(this.opponents);
+    const n = seats.length;
+    for (let k = 1; k < n; k++) {
+      const s = (me + k) % n;
+      const angle = ((90 + (k * 360) / n) * Math.PI) / 180;
+      const count = v.hand_counts[s] ?? 0;
+      const fan = h('div', { class: 'opp-fan', 'aria-hidden': 'true' });
+      for (let i = 0; i < Math.min(count, 8); i++) fan.append(unoBack({ small: true }));
+      const isTurn = v.current === s && !v.result;
+      const chip = h(
+        'div',
+        {
+          class: `opp${isTurn ? ' turn' : ''}${v.in_hand && v.in_hand[s] === false ? ' out' : ''}${seats[s].connected ? '' : ' offline'}`,
+          // kept inside the felt: the chips are about 150 px tall
+          style: {
+            '--x': `${50 + 40 * Math.cos(angle)}%`,
+            '--y': `${Math.min(84, Math.max(16, 50 + 40 * Math.sin(angle)))}%`,
+          },
+          'data-seat': s,
+          'data-testid': `opp-${s}`,
+        },
+        h(
+          'div',
+          { class: 'opp-name' },
+          h(
+            'span',
+            { class: 'avatar', 'aria-hidden': 'true' },
+            seats[s].bot ? icon('bot') : (this.ctx.nameOf(s)[0] || '?').toUpperCase(),
+          ),
+          h('span', { class: 'opp-label' }, this.ctx.nameOf(s)),
+          v.dealer === s ? h('span', { class: 'tag tag-dealer', title: t('uno.dealer') }, 'D') : null,
+        ),
+        fan,
+        h(
+          'div',
+          { class: 'opp-meta' },
+          h('span', { class: 'opp-count', 'data-testid': `count-${s}` }, t('uno.cards_n', { n: count })),
+          ' · ',
+          t('uno.points_n', { n: v.scores[s] ?? 0 }),
+        ),
+        count === 1
+          ? h('span', { class: `uno-flag${v.uno_seat === s && v.uno_called ? ' called' : ''}` }, 'UNO')
+          : null,
+        seats[s].connected ? null : h('span', { class: 'tag tag-offline' }, t('seat.offline')),
+      );
+      if (isTurn && msg.time_left !== null && !seats[s].bot) {
+        this.oppCountdown.set(msg.time_left, this.ctx.summary()?.decision_seconds);
+        chip.append(this.oppCountdown.el);
+      }
+      this.opponents.append(chip);
+    }
+    if (!(v.current !== me && msg.time_left !== null)) this.oppCountdown.set(null);
+
+    // ---- piles, colour, direction
+    clear(this.discard);
+    this.discard.append(unoCard(v.top));
+    this.discard.dataset.color = v.color || '';
+    this.discard.setAttribute('aria-label', t('uno.discard_is', { card: unoName(v.top) }));
+    fill(this.colorLabel, colorDot(v.color), ' ', v.color ? t(`color.${v.color}`) : '—');
+    this.colorLabel.dataset.color = v.color || '';
+    clear(this.drawPile);
+    const canDraw = this.legal.words.has('draw') && !v.result;
+    this.drawPile.append(unoBack(), h('span', { class: 'pile-count' }, String(v.draw_pile_count)));
+    this.drawPile.disabled = !canDraw;
+    this.drawPile.classList.toggle('can-draw', canDraw);
+    this.drawPile.setAttribute(
+      'aria-label',
+      canDraw ? t('uno.draw_a_card') : t('uno.draw_pile_n', { n: v.draw_pile_count }),
+    );
+    const cw = v.direction >= 0;
+    this.direction.className = `direction ${cw ? 'cw' : 'ccw'}`;
+    fill(
+      this.direction,
+      h('span', { class: 'dir-arrow', 'aria-hidden': 'true' }, cw ? '↻' : '↺'),
+      h('span', { class: 'dir-text' }, t(cw ? 'uno.clockwise' : 'uno.counterclockwise')),
+    );
+    this.pending.hidden = !v.pending;
+    this.pending.textContent = v.pending ? t('uno.pending_n', { n: v.pending }) : '';
+
+    // ---- me
+    const myTurn = v.current === me && !v.result;
+    const sorted = sortUno(v.hand);
+    this.hand.update(sorted, this.legal.plays);
+    this.hand.cards.forEach((el, i) =>
+      el.classList.toggle('just-drawn', v.drawn !== null && sorted[i] === v.drawn && v.phase === 'drawn' && myTurn),
+    );
+    fill(
+      this.meBar,
+      h(
+        'span',
+        { class: `me-name${myTurn ? ' turn' : ''}` },
+        this.ctx.nameOf(me),
+        ' ',
+        h('span', { class: 'muted' }, `(${t('common.you')})`),
+      ),
+      h(
+        'span',
+        { class: 'me-meta' },
+        t('uno.cards_n', { n: v.hand.length }),
+        ' · ',
+        t('uno.points_n', { n: v.scores[me] ?? 0 }),
+      ),
+      myTurn && msg.time_left !== null ? this.countdown.el : null,
+    );
+    if (myTurn && msg.time_left !== null) this.countdown.set(msg.time_left, this.ctx.summary()?.decision_seconds);
+    else this.countdown.set(null);
+    this.turnLine.textContent = this.prompt(v, me);
+    this.turnLine.classList.toggle('my-turn', myTurn);
+    this.drawButtons();
+    this.drawScores(msg);
+    this.drawResult(msg);
+  }
+
+  prompt(v, me) {
+    if (v.result) return t('uno.prompt.over');
+    if (v.current !== me) {
+      if (this.legal.catches.length)
+        return t('uno.prompt.can_catch', { who: this.legal.catches.map((s) => this.ctx.nameOf(s)).join(', ') });
+      return t('uno.prompt.waiting', { who: this.ctx.nameOf(v.current) });
+    }
+    if (v.phase === 'color') return t('uno.prompt.first_color');
+    if (v.phase === 'pending')
+      return v.challengeable
+        ? t('uno.prompt.pending_challenge', { n: v.pending })
+        : t('uno.prompt.pending', { n: v.pending });
+    if (v.phase === 'drawn') return t('uno.prompt.drawn', { card: unoName(v.drawn) });
+    if (!this.legal.plays.length) return t('uno.prompt.must_draw');
+    return v.multi_play ? t('uno.prompt.play_multi') : t('uno.prompt.play');
+  }
+
+  drawButtons() {
+    if (!this.msg?.view) return;
+    const L = this.legal;
+    const locked = this.hand.locked;
+    const btn = (action, label, cls, onclick) =>
+      h('button', { type: 'button', class: `btn ${cls}`, 'data-action': action, disabled: locked, onclick }, label);
+    const out = [];
+    if (this.hand.selectionPlayable())
+      out.push(btn('play', t('uno.play_selected'), 'btn-primary', () => this.hand.playSelection()));
+    if (L.words.has('uno')) out.push(btn('uno', t('uno.call_uno'), 'btn-uno', () => this.word('uno')));
+    if (L.words.has('draw')) out.push(btn('draw', t('uno.draw'), '', () => this.word('draw')));
+    if (L.words.has('pass')) out.push(btn('pass', t('uno.pass'), '', () => this.word('pass')));
+    if (L.words.has('accept'))
+      out.push(btn('accept', t('uno.accept', { n: this.msg.view.pending }), '', () => this.word('accept')));
+    if (L.words.has('challenge'))
+      out.push(btn('challenge', t('uno.challenge'), 'btn-warn', () => this.word('challenge')));
+    for (const s of L.catches)
+      out.push(
+        btn(`catch-${s}`, t('uno.catch', { who: this.ctx.nameOf(s) }), 'btn-warn', () => this.send(`catch ${s}`)),
+      );
+    if (L.colorChoices.length) {
+      out.push(
+        h(
+          'div',
+          { class: 'color-choices', role: 'group', 'aria-label': t('uno.choose_color') },
+          L.colorChoices.map((c) =>
+            btn(`color-${c}`, h('span', {}, colorDot(c), ' ', t(`color.${c}`)), `color-btn c-${c}`, () =>
+              this.send(`color ${c}`),
+            ),
+          ),
+        ),
+      );
+    }
+    fill(this.buttons, ...out);
+  }
+
+  drawScores(msg) {
+    const v = msg.view;
+    const n = msg.seats.length;
+    const cfg = this.ctx.summary()?.config || {};
+    const preset = UNO_PRESETS[cfg.preset] || UNO_PRESETS.classic;
+    const o = cfg.options || {};
+    const match = o.match || preset.match;
+    let status;
+    if (match === 'single_hand') status = t('match.single_hand');
+    else if (match === 'fixed_hands')
+      status = t('uno.match_hands', { n: (v.hand_no ?? 0) + 1, of: o.fixed_hands || preset.hands });
+    else status = t('uno.match_target', { n: (v.hand_no ?? 0) + 1, target: o.target || preset.target });
+    const rows = [];
+    const perSeat = v.scores.length === n;
+    for (let s = 0; s < n; s++) {
+      rows.push(
+        h(
+          'tr',
+          { class: `${s === v.current && !v.result ? 'turn' : ''}${s === msg.seat ? ' me' : ''}` },
+          h('th', { scope: 'row' }, this.ctx.nameOf(s)),
+          h('td', {}, String(v.hand_counts[s] ?? 0)),
+          h('td', {}, perSeat ? String(v.scores[s]) : '—'),
+          h('td', {}, perSeat ? String(v.hands_won?.[s] ?? 0) : '—'),
+        ),
+      );
+    }
+    if (!perSeat) {
+      v.scores.forEach((sc, i) =>
+        rows.push(
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'row' }, t('uno.team_n', { n: i + 1 })),
+            h('td', {}, ''),
+            h('td', {}, String(sc)),
+            h('td', {}, String(v.hands_won?.[i] ?? 0)),
+          ),
+        ),
+      );
+    }
+    fill(
+      this.scores,
+      h('h2', { class: 'panel-title' }, t('uno.scores')),
+      h(
+        'p',
+        { class: 'match-status', 'data-testid': 'match-status' },
+        `${t(`preset.${cfg.preset || 'classic'}.name`)} · ${status}`,
+      ),
+      h(
+        'table',
+        { class: 'score-table' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, t('uno.player')),
+            h('th', { scope: 'col' }, t('uno.cards')),
+            h('th', { scope: 'col' }, t('uno.points')),
+            h('th', { scope: 'col' }, t('uno.hands_won')),
+          ),
+        ),
+        h('tbody', {}, rows),
+      ),
+    );
+  }
+
+  drawResult(msg) {
+    const r = msg.view.result;
+    if (!r) {
+      this.overlay.hidden = true;
+      return;
+    }
+    const me = msg.seat;
+    const teams = (this.ctx.summary()?.config?.options || {}).teams;
+    const side = (s) => (teams ? t('uno.team_n', { n: s + 1 }) : s === me ? t('common.you_cap') : this.ctx.nameOf(s));
+    const won = teams ? r.winner === me % 2 : r.winner === me;
+    const lastHands = this.ctx.lastHands();
+    this.overlay.hidden = false;
+    fill(
+      this.overlay,
+      h(
+        'div',
+        { class: `result-card ${won ? 'won' : 'lost'}`, role: 'dialog', 'aria-label': t('uno.match_over') },
+        h('h2', {}, won ? t('uno.you_won') : t('uno.winner_is', { who: side(r.winner) })),
+        h('p', { class: 'muted' }, t('uno.match_over'), ' · ', reasonText('match', r.reason)),
+        h(
+          'ol',
+          { class: 'ranking' },
+          r.ranking.map((s) =>
+            h(
+              'li',
+              {},
+              h('strong', {}, side(s)),
+              ' — ',
+              t('uno.points_n', { n: r.scores[s] ?? 0 }),
+              r.victory_points?.length ? ` · ${t('uno.victory_points_n', { n: r.victory_points[s] })}` : '',
+              lastHands && lastHands[s]?.length
+                ? h('span', { class: 'left-cards' }, ' ', miniUnoList(lastHands[s]))
+                : null,
+            ),
+          ),
+        ),
+        h(
+          'div',
+          { class: 'result-actions' },
+          h(
+            'button',
+            { type: 'button', class: 'btn btn-primary', 'data-action': 'play-again', onclick: () => this.ctx.start() },
+            t('uno.play_again'),
+          ),
+          h('a', { class: 'btn', href: '#/lobby' }, t('nav.lobby')),
+          h('a', { class: 'btn btn-ghost', href: '#/history' }, t('table.replay')),
+        ),
+      ),
+    );
+  }
+
+  drawWaiting(msg) {
+    this.overlay.hidden = true;
+    this.waiting.hidden = false;
+    clear(this.opponents);
+    fill(this.buttons);
+    this.hand.update([], []);
+    this.turnLine.textContent = '';
+    fill(this.meBar);
+    const free = msg.seats.filter((s) => s.free).length;
+    fill(
+      this.waiting,
+      h(
+        'div',
+        { class: 'result-card' },
+        h('h2', {}, t('uno.waiting_title')),
+        h(
+          'ul',
+          { class: 'seat-list' },
+          msg.seats.map((s, i) =>
+            h(
+              'li',
+              { class: s.free ? 'free' : '' },
+              h('span', { class: 'seat-no' }, `${i + 1}`),
+              s.free ? t('uno.seat_free_bot') : s.bot ? this.ctx.nameOf(i) : s.name,
+              i === msg.seat ? ` (${t('common.you')})` : '',
+            ),
+          ),
+        ),
+        h('p', { class: 'muted' }, free ? t('uno.start_hint', { n: free }) : t('uno.start_ready')),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn btn-primary btn-wide',
+            'data-action': 'start',
+            onclick: () => this.ctx.start(),
+          },
+          t('uno.start'),
+        ),
+      ),
+    );
+  }
+}

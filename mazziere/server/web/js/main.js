@@ -1,0 +1,296 @@
+// The single-page client: header, hash router, the shared WebSocket and its notices.
+import { get, onUnauthorized, post, session } from './api.js';
+import { LANGS, getLang, money, setLang, t } from './i18n.js';
+import authPage from './pages/auth.js';
+import historyPage from './pages/history.js';
+import lobbyPage from './pages/lobby.js';
+import rulesPage from './pages/rules.js';
+import tablePage from './pages/table.js';
+import walletPage from './pages/wallet.js';
+import { GameSocket } from './socket.js';
+import { add, clear, h, toast } from './ui.js';
+
+/** Routes: hash path -> page; `auth: true` pages need a logged-in player. */
+const ROUTES = [
+  { re: /^\/?$/, page: authPage, auth: false },
+  { re: /^\/login$/, page: authPage, auth: false },
+  { re: /^\/lobby$/, page: lobbyPage, auth: true },
+  { re: /^\/table\/(\d+)$/, page: tablePage, auth: true, params: (m) => ({ id: Number(m[1]) }) },
+  { re: /^\/history$/, page: historyPage, auth: true, params: () => ({}) },
+  { re: /^\/history\/(\d+)$/, page: historyPage, auth: true, params: (m) => ({ hand: Number(m[1]) }) },
+  { re: /^\/wallet$/, page: walletPage, auth: true },
+  { re: /^\/rules\/(uno|casino|poker)$/, page: rulesPage, auth: false, params: (m) => ({ game: m[1] }) },
+];
+
+/** Things every page may reach. */
+export const app = {
+  socket: new GameSocket(() => session.get()?.token),
+  me: null, // {account, username, balance}
+  current: null, // {page, params}
+  go(path) {
+    if (location.hash === `#${path}`) route();
+    else location.hash = path;
+  },
+  async refreshMe() {
+    if (!session.get()) return null;
+    try {
+      this.me = await get('/api/me');
+    } catch {
+      this.me = null;
+    }
+    renderTopbar();
+    return this.me;
+  },
+  async login(result) {
+    session.set({ token: result.token, username: result.username, account: result.account });
+    this.socket.retryNow();
+    await this.refreshMe();
+  },
+  async logout() {
+    try {
+      await post('/api/logout');
+    } catch {
+      /* the token may already be gone */
+    }
+    this.socket.stop();
+    session.clear();
+    this.me = null;
+    renderTopbar();
+    this.go('/login');
+  },
+};
+// A handle for people and tests poking at the page from the console.
+window.mazziere = app;
+
+// ------------------------------------------------------------------------------- header
+function renderTopbar() {
+  const bar = document.getElementById('topbar');
+  clear(bar);
+  const s = session.get();
+  const path = location.hash.slice(1) || '/';
+  const link = (href, label, extra = {}) =>
+    h(
+      'a',
+      {
+        href: `#${href}`,
+        class: path.startsWith(href) ? 'active' : null,
+        'aria-current': path === href ? 'page' : null,
+        ...extra,
+      },
+      label,
+    );
+  const nav = h(
+    'nav',
+    { class: 'nav', 'aria-label': t('nav.label') },
+    s ? link('/lobby', t('nav.lobby')) : null,
+    s ? link('/history', t('nav.history')) : null,
+    s ? link('/wallet', t('nav.wallet'), { 'data-testid': 'nav-wallet' }) : null,
+    h(
+      'span',
+      { class: 'nav-rules' },
+      h('span', { class: 'nav-rules-label' }, `${t('nav.rules')}:`),
+      link('/rules/uno', 'UNO'),
+      link('/rules/casino', 'CASINO'),
+      link('/rules/poker', t('nav.poker')),
+    ),
+  );
+  const langs = h(
+    'div',
+    { class: 'lang', role: 'group', 'aria-label': t('nav.language') },
+    LANGS.map((l) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'lang-btn',
+          'aria-pressed': String(getLang() === l),
+          'data-lang': l,
+          onclick: () => setLang(l),
+        },
+        l.toUpperCase(),
+      ),
+    ),
+  );
+  const user = s
+    ? h(
+        'div',
+        { class: 'user' },
+        h('span', { class: 'user-name', 'data-testid': 'username' }, s.username),
+        app.me
+          ? h(
+              'span',
+              { class: 'user-balance', title: t('wallet.balance'), 'data-testid': 'balance' },
+              money(app.me.balance),
+            )
+          : null,
+        h('button', { type: 'button', class: 'btn btn-ghost btn-small', onclick: () => app.logout() }, t('nav.logout')),
+      )
+    : null;
+  add(
+    bar,
+    h(
+      'a',
+      { class: 'brand', href: s ? '#/lobby' : '#/login' },
+      h('img', { src: 'img/favicon.svg', alt: '', width: 28, height: 28 }),
+      h('span', {}, 'Mazziere'),
+    ),
+    nav,
+    h('div', { class: 'topbar-right' }, user, langs),
+  );
+}
+
+// ------------------------------------------------------------------------------- connection notice
+let connTicker = null;
+function renderConnection() {
+  const box = document.getElementById('conn');
+  const sock = app.socket;
+  clearInterval(connTicker);
+  clear(box);
+  box.className = 'conn';
+  const show = (kind, text, button = null) => {
+    box.hidden = false;
+    box.dataset.state = kind;
+    box.classList.add(`conn-${kind}`);
+    add(box, h('span', { class: 'conn-text', 'data-testid': 'conn-text' }, text));
+    if (button) add(box, button);
+  };
+  const retry = h(
+    'button',
+    { type: 'button', class: 'btn btn-small', onclick: () => sock.retryNow() },
+    t('conn.retry'),
+  );
+  switch (sock.state) {
+    case 'reconnecting': {
+      const text = () => {
+        const secs = Math.max(0, Math.ceil(((sock.nextRetryAt || Date.now()) - Date.now()) / 1000));
+        return t('conn.reconnecting', { n: sock.attempt, s: secs });
+      };
+      show('reconnecting', text(), retry);
+      connTicker = setInterval(() => {
+        const el = box.querySelector('.conn-text');
+        if (el) el.textContent = text();
+      }, 500);
+      break;
+    }
+    case 'disconnected':
+      show('disconnected', t('conn.disconnected'), retry);
+      break;
+    case 'replaced':
+      show(
+        'replaced',
+        t('conn.replaced'),
+        h('button', { type: 'button', class: 'btn btn-small', onclick: () => sock.retryNow() }, t('conn.take_back')),
+      );
+      break;
+    case 'inactive':
+      show('inactive', t('conn.inactive'), retry);
+      break;
+    case 'unauthorized':
+      session.clear();
+      app.me = null;
+      renderTopbar();
+      box.hidden = true;
+      app.go('/login');
+      break;
+    default:
+      box.hidden = true;
+      delete box.dataset.state;
+  }
+}
+
+app.socket.addEventListener('state', renderConnection);
+app.socket.addEventListener('message', (ev) => {
+  const msg = ev.detail;
+  if (msg.type === 'notice') {
+    if (msg.kind === 'inactivity_warning') inactivityWarning();
+    else if (msg.kind !== 'replaced' && msg.kind !== 'inactivity') toast(msg.message, 'info');
+  }
+});
+
+/** 000: a minute before the 20-minute disconnection; any game action clears it. */
+function inactivityWarning() {
+  const box = document.getElementById('conn');
+  clear(box);
+  box.hidden = false;
+  box.className = 'conn conn-warning';
+  box.dataset.state = 'inactivity_warning';
+  const until = Date.now() + 60_000;
+  const text = h('span', { class: 'conn-text', 'data-testid': 'conn-text' });
+  const tick = () => {
+    text.textContent = t('conn.inactivity_warning', { s: Math.max(0, Math.ceil((until - Date.now()) / 1000)) });
+  };
+  tick();
+  clearInterval(connTicker);
+  connTicker = setInterval(tick, 1000);
+  add(
+    box,
+    text,
+    h('button', { type: 'button', class: 'btn btn-small', onclick: () => renderConnection() }, t('common.ok')),
+  );
+}
+/** Pages call this after a game action: the server restarted its inactivity clock. */
+app.activity = () => {
+  if (document.getElementById('conn').dataset.state === 'inactivity_warning') renderConnection();
+};
+
+// ------------------------------------------------------------------------------- router
+async function route() {
+  const path = location.hash.slice(1) || '/';
+  let match = null;
+  let found = null;
+  for (const r of ROUTES) {
+    match = r.re.exec(path);
+    if (match) {
+      found = r;
+      break;
+    }
+  }
+  if (!found) {
+    app.go(session.get() ? '/lobby' : '/login');
+    return;
+  }
+  if (found.auth && !session.get()) {
+    sessionStorage.setItem('mazziere.after_login', path);
+    app.go('/login');
+    return;
+  }
+  if (found.page === authPage && session.get()) {
+    app.go('/lobby');
+    return;
+  }
+  mount(found.page, found.params ? found.params(match) : {});
+}
+
+function mount(page, params) {
+  const root = document.getElementById('app');
+  if (app.current?.page?.unmount) app.current.page.unmount();
+  clear(root);
+  root.className = '';
+  app.current = { page, params };
+  renderTopbar();
+  page.mount(root, params, app);
+}
+
+window.addEventListener('hashchange', route);
+window.addEventListener('langchange', () => {
+  // redraw everything in the new language; pages keep their own state across a remount
+  renderTopbar();
+  renderConnection();
+  if (app.current) mount(app.current.page, app.current.params);
+});
+onUnauthorized(() => {
+  if (!session.get()) return;
+  session.clear();
+  app.socket.stop();
+  app.me = null;
+  toast(t('auth.expired'), 'info');
+  app.go('/login');
+});
+
+// boot
+if (session.get()) {
+  app.socket.start();
+  app.refreshMe();
+}
+renderTopbar();
+route();

@@ -1,0 +1,110 @@
+// Log in / sign up.
+import { ApiError, post } from '../api.js';
+import { t } from '../i18n.js';
+import { errorText, field, fill, h } from '../ui.js';
+
+export default {
+  mount(root, _params, app) {
+    root.className = 'page page-auth';
+    let mode = 'login';
+    const user = h('input', {
+      name: 'username',
+      autocomplete: 'username',
+      required: true,
+      maxlength: 64,
+      'data-testid': 'auth-username',
+    });
+    const pass = h('input', {
+      name: 'password',
+      type: 'password',
+      autocomplete: 'current-password',
+      required: true,
+      maxlength: 256,
+      'data-testid': 'auth-password',
+    });
+    const error = h('p', { class: 'form-error', role: 'alert', 'data-testid': 'auth-error' });
+    const submit = h('button', { type: 'submit', class: 'btn btn-primary btn-wide', 'data-testid': 'auth-submit' });
+    const hint = h('small', { class: 'hint' });
+    const tabs = h('div', { class: 'tabs', role: 'tablist' });
+    const form = h('form', { class: 'card-panel auth-form', novalidate: true });
+
+    const draw = () => {
+      fill(
+        tabs,
+        ...['login', 'signup'].map((m) =>
+          h(
+            'button',
+            {
+              type: 'button',
+              role: 'tab',
+              class: 'tab',
+              'aria-selected': String(mode === m),
+              'data-testid': `tab-${m}`,
+              onclick: () => {
+                mode = m;
+                draw();
+              },
+            },
+            t(`auth.${m}`),
+          ),
+        ),
+      );
+      submit.textContent = t(mode === 'login' ? 'auth.login' : 'auth.signup');
+      pass.autocomplete = mode === 'login' ? 'current-password' : 'new-password';
+      hint.textContent = mode === 'signup' ? t('auth.password_hint') : '';
+      error.textContent = '';
+    };
+
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      error.textContent = '';
+      if (!user.value.trim() || !pass.value) {
+        error.textContent = t('auth.fill_in');
+        return;
+      }
+      if (mode === 'signup' && pass.value.length < 8) {
+        error.textContent = t('auth.password_hint');
+        return;
+      }
+      submit.disabled = true;
+      try {
+        const res = await post(mode === 'login' ? '/api/login' : '/api/signup', {
+          username: user.value.trim(),
+          password: pass.value,
+        });
+        await app.login(res);
+        const next = sessionStorage.getItem('mazziere.after_login');
+        sessionStorage.removeItem('mazziere.after_login');
+        app.go(next && next !== '/login' ? next : '/lobby');
+      } catch (err) {
+        error.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
+      } finally {
+        submit.disabled = false;
+      }
+    });
+
+    form.append(tabs, field(t('auth.username'), user), field(t('auth.password'), pass), hint, error, submit);
+    root.append(
+      h(
+        'section',
+        { class: 'auth-wrap' },
+        h(
+          'div',
+          { class: 'auth-intro' },
+          h('h1', {}, t('auth.title')),
+          h('p', { class: 'lead' }, t('auth.lead')),
+          h(
+            'ul',
+            { class: 'game-list' },
+            h('li', {}, h('strong', {}, 'UNO'), ' — ', t('auth.game_uno')),
+            h('li', {}, h('strong', {}, 'UNO CASINO'), ' — ', t('auth.game_casino')),
+            h('li', {}, h('strong', {}, t('nav.poker')), ' — ', t('auth.game_poker')),
+          ),
+        ),
+        form,
+      ),
+    );
+    draw();
+    user.focus();
+  },
+};

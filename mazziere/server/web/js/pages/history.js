@@ -1,0 +1,580 @@
+// Hand history ("game recall"): one's last hands, and a step-by-step replay of any of them
+// showing only what this player saw at the time; a finished hand reveals its seed and the
+// hands left at the end.
+import { get } from '../api.js';
+import { colorDot, miniPoker, miniUno, parseUno, pokerCard, unoBack, unoCard } from '../cards.js';
+import { describeEvent, hands, list, parseEvent } from '../events.js';
+import { dateTime, money, t } from '../i18n.js';
+import { add, clear, fill, h, showError } from '../ui.js';
+
+/** UNO CASINO deals 4 cards to the player and 5 to the bank (uno-casino.md). */
+const CASINO_DEAL = [4, 5];
+
+/** Multiset difference: a minus b (card codes). */
+function minus(a, b) {
+  const out = [...a];
+  for (const c of b) {
+    const i = out.indexOf(c);
+    if (i >= 0) out.splice(i, 1);
+  }
+  return out;
+}
+
+/**
+ * Rebuild what this seat saw after each step of a UNO or casino hand from the events it was
+ * shown. The first deal is not among the recorded steps, so the starting hand is worked out
+ * backwards from the cards revealed at the end of the first hand (when there was no swap).
+ * Steps that carry the server's own `view` use it instead.
+ */
+export function unoFrames(data) {
+  const me = data.seat;
+  const seats = Math.max(data.players.length, data.game === 'casino' ? 2 : 0);
+  const evs = data.steps.map((s) => s.events.map(parseEvent));
+  // --- infer the start from the end of the first hand
+  const played = [];
+  const drew = [];
+  const counts = new Array(seats).fill(0);
+  let final = null;
+  let mixed = false;
+  // cards played before being drawn: they were in the hand from the start
+  const dealtKnown = [];
+  let drawnSoFar = [];
+  outer: for (const step of evs) {
+    for (const e of step) {
+      if (e.tag === 'played') {
+        counts[Number(e.seat)] -= list(e.cards).length;
+        if (Number(e.seat) === me) {
+          played.push(...list(e.cards));
+          for (const c of list(e.cards)) {
+            if (drawnSoFar.includes(c)) drawnSoFar = minus(drawnSoFar, [c]);
+            else dealtKnown.push(c);
+          }
+        }
+      } else if (e.tag === 'drew') {
+        if (Number(e.seat) === me) drawnSoFar.push(...list(e.cards));
+        counts[Number(e.seat)] += Number(e.count);
+        if (Number(e.seat) === me) drew.push(...list(e.cards));
+      } else if (e.tag === 'swapped' || e.tag === 'rotated') {
+        mixed = true;
+      } else if (e.tag === 'dealt') {
+        mixed = true; // a deal inside the steps: the start is not before it
+      } else if (e.tag === 'hand_ended') {
+        final = hands(e.hands);
+        break outer;
+      }
+    }
+  }
+  const board = {
+    hand: null,
+    counts: null,
+    top: null,
+    color: null,
+    direction: 1,
+    multiplier: data.game === 'casino' ? 3 : null,
+  };
+  if (final && !mixed && final.length >= seats) {
+    // what was held at the start = what was left + what was played - what was drawn
+    board.hand = minus([...final[me], ...played], drew);
+    board.counts = final.map((f, s) => f.length - counts[s]);
+  } else if (data.game === 'casino' && !mixed) {
+    // no cards revealed at the end (the bank won on the x1 or empty-pile rule): the deal is
+    // known to be 4 cards to the player and 5 to the bank; '?' stands for a card never shown
+    const known = dealtKnown.slice(0, CASINO_DEAL[0]);
+    board.hand = [...known, ...new Array(CASINO_DEAL[0] - known.length).fill('?')];
+    board.counts = [...CASINO_DEAL];
+  }
+  if (data.initial) Object.assign(board, viewBoard(data.initial, data.game));
+  const frames = [{ ...board, hand: board.hand && [...board.hand], counts: board.counts && [...board.counts] }];
+  let b = frames[0];
+  data.steps.forEach((step, k) => {
+    b = { ...b, hand: b.hand && [...b.hand], counts: b.counts && [...b.counts], revealed: null };
+    for (const e of evs[k]) {
+      const s = Number(e.seat);
+      switch (e.tag) {
+        case 'played': {
+          const cards = list(e.cards);
+          if (s === me && b.hand) {
+            for (const c of cards) b.hand = minus(b.hand, [b.hand.includes(c) ? c : '?']);
+          }
+          if (b.counts) b.counts[s] -= cards.length;
+          b.top = cards[cards.length - 1];
+          b.color = e.color || parseUno(b.top).color;
+          break;
+        }
+        case 'drew':
+          if (s === me && b.hand) b.hand.push(...list(e.cards));
+          if (b.counts) b.counts[s] += Number(e.count);
+          break;
+        case 'dealt':
+          if (s === me) b.hand = list(e.cards);
+          if (!b.counts) b.counts = new Array(seats).fill(0);
+          b.counts[s] = Number(e.count);
+          break;
+        case 'turned':
+          b.top = e.card;
+          b.color = parseUno(e.card).color;
+          break;
+        case 'color_chosen':
+          b.color = e.color;
+          break;
+        case 'reversed':
+          b.direction = Number(e.direction);
+          break;
+        case 'multiplier':
+          b.multiplier = Number(e.multiplier);
+          break;
+        case 'swapped':
+          if (b.counts) [b.counts[s], b.counts[Number(e.other)]] = [b.counts[Number(e.other)], b.counts[s]];
+          b.hand = null;
+          break;
+        case 'rotated':
+          b.hand = null;
+          break;
+        case 'hand_ended':
+          b.revealed = hands(e.hands);
+          break;
+        default:
+      }
+    }
+    if (step.view) Object.assign(b, viewBoard(step.view, data.game));
+    frames.push(b);
+  });
+  return frames;
+}
+
+function viewBoard(v, game) {
+  return {
+    hand: v.hand,
+    counts: game === 'casino' ? [v.hand.length, v.bank_cards] : v.hand_counts,
+    top: v.top,
+    color: v.color,
+    direction: v.direction ?? 1,
+    multiplier: v.multiplier ?? null,
+  };
+}
+
+/** Poker: the player's own cards after each step (deal, draw) and the pot as the events say. */
+export function pokerFrames(data) {
+  const frames = [{ hand: null, pot: 0, shown: {} }];
+  let b = frames[0];
+  for (const step of data.steps) {
+    b = { ...b, hand: b.hand && [...b.hand], shown: { ...b.shown } };
+    for (const e of step.events.map(parseEvent)) {
+      if (e.tag === 'deal_started') b = { ...b, hand: null, pot: Number(e.carried) || 0, shown: {} };
+      if (e.tag === 'dealt' && list(e.cards).length) b.hand = list(e.cards);
+      if (e.tag === 'drew' && list(e.received).length && b.hand)
+        b.hand = [...minus(b.hand, list(e.discarded)), ...list(e.received)];
+      if (e.tag === 'ante' || e.tag === 'opened') b.pot += Number(e.amount);
+      if (e.tag === 'raised') b.pot += Number(e.call) + Number(e.amount);
+      if (e.tag === 'replaced' || e.tag === 'saw') b.pot += Number(e.paid);
+      if (e.tag === 'pot_won' || e.tag === 'pot_carried') b.pot = 0;
+      if (e.tag === 'shown') b.shown[e.seat] = { cards: list(e.cards), name: e.description };
+    }
+    if (step.view) b = { ...b, hand: step.view.hand, pot: step.view.pot };
+    frames.push(b);
+  }
+  return frames;
+}
+
+function resultText(row) {
+  const r = row.result || {};
+  if (row.status !== 'done') return t('history.unfinished');
+  if (row.game === 'casino')
+    return r.winner === 'player'
+      ? t('history.casino_won', { m: r.multiplier, payout: money(r.payout) })
+      : t('history.casino_lost', { stake: money(r.stake) });
+  if (r.winner === undefined || r.winner === null) return '—';
+  return r.winner === row.seat ? t('history.you_won') : t('history.you_lost');
+}
+
+export default {
+  mount(root, params, app) {
+    this.app = app;
+    root.className = 'page page-history';
+    if (params.hand) this.replay(root, params.hand);
+    else this.list(root);
+  },
+
+  unmount() {
+    clearInterval(this.player);
+    document.removeEventListener('keydown', this.onKey);
+  },
+
+  async list(root) {
+    add(root, h('h1', {}, t('history.title')));
+    const box = h('div', { class: 'panel' }, h('p', { class: 'loading' }, t('common.loading')));
+    add(root, box);
+    let rows;
+    try {
+      rows = await get('/api/history?limit=50');
+    } catch (e) {
+      showError(e.code, e.message);
+      return;
+    }
+    clear(box);
+    if (!rows.length) {
+      add(box, h('p', { class: 'empty' }, t('history.none')));
+      return;
+    }
+    add(
+      box,
+      h(
+        'table',
+        { class: 'data-table', 'data-testid': 'history-table' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ['history.hand', 'history.game', 'history.table', 'history.started', 'history.result', ''].map((k) =>
+              h('th', { scope: 'col' }, k ? t(k) : ''),
+            ),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          rows.map((r) =>
+            h(
+              'tr',
+              {},
+              h('td', {}, `#${r.hand}`),
+              h('td', {}, h('span', { class: `badge badge-${r.game}` }, t(`game.${r.game}`))),
+              h('td', {}, `#${r.table}`),
+              h('td', {}, dateTime(r.started_at)),
+              h('td', {}, resultText(r)),
+              h(
+                'td',
+                {},
+                h(
+                  'a',
+                  { class: 'btn btn-small', href: `#/history/${r.hand}`, 'data-testid': `replay-${r.hand}` },
+                  t('history.replay'),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  },
+
+  async replay(root, handId) {
+    let data;
+    try {
+      data = await get(`/api/history/${handId}`);
+    } catch (e) {
+      showError(e.code, e.message);
+      add(
+        root,
+        h('p', { class: 'empty' }, t('history.not_found')),
+        h('a', { class: 'btn', href: '#/history' }, t('history.back')),
+      );
+      return;
+    }
+    const me = data.seat;
+    const nameOf = (s) => {
+      if (s === me) return t('common.you_cap');
+      if (data.game === 'casino' && s === 1) return t('casino.bank');
+      if (data.game === 'poker' && s === 1) return t('poker.computer');
+      const p = data.players[s];
+      if (!p) return t('seat.n', { n: s + 1 });
+      return p.bot ? t('seat.bot', { n: s }) : p.name || t('seat.n', { n: s + 1 });
+    };
+    const ctx = { game: data.game, me, name: nameOf, money };
+    const frames = data.game === 'poker' ? pokerFrames(data) : unoFrames(data);
+    const N = data.steps.length;
+    let k = N; // start at the end: the result first, then step back
+
+    const board = h('div', { class: 'replay-board felt', 'data-testid': 'replay-board' });
+    const stepInfo = h('div', { class: 'replay-step', 'aria-live': 'polite', 'data-testid': 'replay-step' });
+    const counter = h('span', { class: 'replay-counter', 'data-testid': 'replay-counter' });
+    const slider = h('input', {
+      type: 'range',
+      min: 0,
+      max: N,
+      value: k,
+      'aria-label': t('history.step'),
+      oninput: () => go(Number(slider.value)),
+    });
+    const listEl = h('ol', { class: 'replay-list', start: 1 });
+    const playBtn = h(
+      'button',
+      { type: 'button', class: 'btn btn-small', 'data-action': 'autoplay', onclick: () => toggle() },
+      t('history.play'),
+    );
+
+    const actionText = (step) => {
+      const a = step.action;
+      if (data.game === 'poker') return a;
+      if (/^(draw|pass|accept|challenge|uno|leave|timeout)$/.test(a)) return t(`act.${a}`);
+      if (/^catch \d+$/.test(a)) return t('act.catch', { who: nameOf(Number(a.split(' ')[1])) });
+      if (/^colou?r /.test(a)) return t('act.color', { color: t(`color.${a.split(' ')[1]}`) });
+      const cards = a.split(/[:>]/)[0].split(',');
+      return h('span', {}, t('act.play'), ' ', h('span', { class: 'mini-list' }, cards.map(miniUno)));
+    };
+
+    const drawBoard = () => {
+      const f = frames[k];
+      if (data.game === 'poker') {
+        fill(
+          board,
+          h(
+            'div',
+            { class: 'pot' },
+            h('span', { class: 'pot-label' }, t('poker.pot')),
+            h('span', { class: 'pot-amount' }, t('poker.chips', { n: f.pot })),
+          ),
+          h(
+            'div',
+            { class: 'poker-cards' },
+            f.hand
+              ? f.hand.map((c) => pokerCard(c, { small: true }))
+              : h('span', { class: 'muted' }, t('history.unknown_hand')),
+          ),
+          Object.entries(f.shown).map(([s, x]) =>
+            h(
+              'p',
+              {},
+              h('strong', {}, nameOf(Number(s))),
+              ': ',
+              x.cards.map(miniPoker),
+              ' ',
+              (x.name || '').replaceAll('_', ' '),
+            ),
+          ),
+        );
+        return;
+      }
+      const others = h('div', { class: 'replay-others' });
+      if (f.counts) {
+        f.counts.forEach((c, s) => {
+          if (s === me) return;
+          others.append(
+            h(
+              'div',
+              { class: 'replay-opp' },
+              h('strong', {}, nameOf(s)),
+              h('span', { class: 'opp-fan' }, unoBack({ small: true })),
+              t('uno.cards_n', { n: c }),
+            ),
+          );
+        });
+      }
+      fill(
+        board,
+        others,
+        h(
+          'div',
+          { class: 'replay-center' },
+          f.top ? unoCard(f.top) : h('div', { class: 'card placeholder', title: t('history.unknown_top') }, '?'),
+          h('div', { class: 'current-color' }, colorDot(f.color), ' ', f.color ? t(`color.${f.color}`) : '—'),
+          data.game === 'casino' && f.multiplier
+            ? h('div', { class: 'mult-badge' }, `x${f.multiplier}`)
+            : h('div', { class: 'direction' }, f.direction >= 0 ? '↻' : '↺'),
+        ),
+        h(
+          'div',
+          { class: 'replay-hand' },
+          h('div', { class: 'muted' }, t('uno.your_hand')),
+          f.hand
+            ? h(
+                'div',
+                { class: 'hand hand-small', 'data-testid': 'replay-hand' },
+                f.hand.map((c) =>
+                  c === '?' ? unoBack({ small: true, label: t('history.unknown_card') }) : unoCard(c, { small: true }),
+                ),
+              )
+            : h('span', { class: 'muted' }, t('history.unknown_hand')),
+        ),
+        f.revealed
+          ? h(
+              'div',
+              { class: 'revealed' },
+              h('strong', {}, t('history.revealed')),
+              f.revealed.map((cards, s) =>
+                h(
+                  'div',
+                  { 'data-seat': s, 'data-cards': cards.join(',') },
+                  nameOf(s),
+                  ': ',
+                  cards.length ? cards.map(miniUno) : t('history.no_cards'),
+                ),
+              ),
+            )
+          : null,
+      );
+    };
+
+    const go = (next) => {
+      k = Math.max(0, Math.min(N, next));
+      slider.value = k;
+      counter.textContent = t('history.step_of', { k, n: N });
+      clear(stepInfo);
+      if (k === 0) {
+        add(stepInfo, h('p', { class: 'muted' }, t('history.start')));
+      } else {
+        const step = data.steps[k - 1];
+        add(
+          stepInfo,
+          h(
+            'p',
+            { class: 'step-head' },
+            h('strong', {}, nameOf(step.seat)),
+            ': ',
+            actionText(step),
+            step.actor !== 'player' ? h('span', { class: `tag tag-${step.actor}` }, t(`actor.${step.actor}`)) : '',
+          ),
+          h(
+            'ul',
+            { class: 'step-events' },
+            step.events
+              .map((e) => describeEvent(e, ctx))
+              .filter(Boolean)
+              .map((n) => h('li', {}, n)),
+          ),
+        );
+      }
+      listEl.querySelectorAll('li').forEach((li, i) => li.classList.toggle('current', i === k - 1));
+      listEl.querySelector('li.current')?.scrollIntoView({ block: 'nearest' });
+      drawBoard();
+    };
+
+    const toggle = () => {
+      if (this.player) {
+        clearInterval(this.player);
+        this.player = null;
+        playBtn.textContent = t('history.play');
+        return;
+      }
+      if (k >= N) go(0);
+      playBtn.textContent = t('history.pause');
+      this.player = setInterval(() => {
+        if (k >= N) toggle();
+        else go(k + 1);
+      }, 900);
+    };
+
+    data.steps.forEach((step, i) => {
+      listEl.append(
+        h(
+          'li',
+          {},
+          h(
+            'button',
+            { type: 'button', class: 'link', onclick: () => go(i + 1) },
+            nameOf(step.seat),
+            ': ',
+            actionText(step),
+          ),
+        ),
+      );
+    });
+
+    const r = data.result || {};
+    const summary =
+      data.game === 'casino'
+        ? r.winner === 'player'
+          ? t('history.casino_won', { m: r.multiplier, payout: money(r.payout) })
+          : r.winner
+            ? t('history.casino_lost', { stake: money(r.stake) })
+            : t('history.unfinished')
+        : r.winner === undefined
+          ? t('history.unfinished')
+          : r.winner === me
+            ? t('history.you_won')
+            : t('history.winner_is', { who: nameOf(r.winner) });
+    add(
+      root,
+      h(
+        'div',
+        { class: 'section-head' },
+        h('h1', {}, t('history.replay_title', { n: data.hand })),
+        h('a', { class: 'btn btn-ghost btn-small', href: '#/history' }, `← ${t('history.back')}`),
+      ),
+      h(
+        'p',
+        { class: 'replay-meta' },
+        h('span', { class: `badge badge-${data.game}` }, t(`game.${data.game}`)),
+        ' ',
+        h('strong', { 'data-testid': 'replay-result' }, summary),
+        ' · ',
+        t('history.commitment'),
+        ' ',
+        h('code', {}, data.commitment.slice(0, 16)),
+        data.seed
+          ? [
+              ' · ',
+              t('history.seed'),
+              ' ',
+              h('code', { class: 'seed', title: data.seed }, `${data.seed.slice(0, 16)}…`),
+            ]
+          : '',
+      ),
+      h(
+        'div',
+        { class: 'replay-layout' },
+        h(
+          'div',
+          {},
+          board,
+          h(
+            'div',
+            { class: 'replay-controls', role: 'group', 'aria-label': t('history.controls') },
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'btn btn-small',
+                'aria-label': t('history.first'),
+                'data-action': 'first',
+                onclick: () => go(0),
+              },
+              '«',
+            ),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'btn btn-small',
+                'aria-label': t('history.prev'),
+                'data-action': 'prev',
+                onclick: () => go(k - 1),
+              },
+              '◀',
+            ),
+            playBtn,
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'btn btn-small',
+                'aria-label': t('history.next'),
+                'data-action': 'next',
+                onclick: () => go(k + 1),
+              },
+              '▶',
+            ),
+            h(
+              'button',
+              { type: 'button', class: 'btn btn-small', 'aria-label': t('history.last'), onclick: () => go(N) },
+              '»',
+            ),
+            counter,
+            slider,
+          ),
+          stepInfo,
+        ),
+        h('section', { class: 'panel' }, h('h2', { class: 'panel-title' }, t('history.steps')), listEl),
+      ),
+    );
+    this.onKey = (e) => {
+      if (e.target.closest('input, textarea, select')) return;
+      if (e.key === 'ArrowLeft') go(k - 1);
+      if (e.key === 'ArrowRight') go(k + 1);
+    };
+    document.addEventListener('keydown', this.onKey);
+    go(k);
+  },
+};

@@ -1,0 +1,269 @@
+// A game table: joins it over the WebSocket, keeps the latest `table` update and hands it to
+// the game's view (UNO, UNO CASINO, poker). The whole table is redrawn from each update, so a
+// reconnection (the server sends the table again) restores it as the server sees it.
+import { get, post } from '../api.js';
+import { hands, parseEvent } from '../events.js';
+import { CasinoView } from '../games/casino.js';
+import { LogPanel, newLines } from '../games/log.js';
+import { PokerView } from '../games/poker.js';
+import { UnoView } from '../games/uno.js';
+import { money, t } from '../i18n.js';
+import { clear, errorText, fill, h, modal, showError, toast } from '../ui.js';
+
+const VIEWS = { uno: UnoView, casino: CasinoView, poker: PokerView };
+
+/** Per-table memory that survives a redraw (language switch): the log and the last update. */
+const memory = new Map();
+
+export default {
+  mount(root, { id }, app) {
+    this.app = app;
+    this.id = id;
+    this.view = null;
+    this.summary = null;
+    this.left = false;
+    this.root = root;
+    root.className = 'page page-table';
+    if (!memory.has(id)) memory.set(id, { log: [], notes: [], last: null });
+    this.mem = memory.get(id);
+
+    this.title = h('h1', { class: 'table-title' }, t('table.title_n', { n: id }));
+    this.badge = h('span', { class: 'badge' });
+    this.rulesLink = h('a', { class: 'btn btn-ghost btn-small', href: '#/rules/uno' }, t('table.rules'));
+    this.leaveBtn = h(
+      'button',
+      { type: 'button', class: 'btn btn-ghost btn-small', 'data-action': 'leave', onclick: () => this.leave() },
+      t('table.leave'),
+    );
+    this.errorBox = h('p', { class: 'table-error', role: 'alert', hidden: true, 'data-testid': 'table-error' });
+    this.body = h('div', { class: 'table-body' }, h('p', { class: 'loading' }, t('table.joining')));
+    root.append(
+      h(
+        'div',
+        { class: 'table-top' },
+        h('a', { class: 'back', href: '#/lobby' }, `← ${t('nav.lobby')}`),
+        this.badge,
+        this.title,
+        h('span', { class: 'spacer' }),
+        this.rulesLink,
+        this.leaveBtn,
+      ),
+      this.errorBox,
+      this.body,
+    );
+
+    this.ctx = {
+      act: (action) => this.send({ type: 'action', state_no: this.mem.last?.state_no ?? 0, action }),
+      stake: (amount) => this.send({ type: 'stake', state_no: this.mem.last?.state_no ?? 0, amount }),
+      topup: (amount) => this.send({ type: 'topup', amount }),
+      start: () => this.send({ type: 'start' }),
+      leave: () => this.leave(),
+      summary: () => this.summary,
+      nameOf: (s) => this.nameOf(s),
+      lastHands: () => this.lastHands(),
+      me: () => app.me,
+      refreshMe: () => app.refreshMe(),
+      log: null,
+    };
+    this.ctx.log = new LogPanel(this.mem.log, {
+      game: this.mem.last?.game || 'uno',
+      me: this.mem.last?.seat ?? null,
+      name: (s) => this.nameOf(s),
+      money,
+    });
+    this.logCtx = this.ctx.log.ctx;
+
+    this.onMessage = (ev) => this.handle(ev.detail);
+    this.onHello = () => this.join();
+    app.socket.addEventListener('message', this.onMessage);
+    app.socket.addEventListener('hello', this.onHello);
+    this.loadSummary();
+    if (this.mem.last) this.render(this.mem.last);
+    if (app.socket.state === 'open') this.join();
+  },
+
+  unmount() {
+    this.app.socket.removeEventListener('message', this.onMessage);
+    this.app.socket.removeEventListener('hello', this.onHello);
+    this.view?.destroy();
+    this.view = null;
+  },
+
+  async loadSummary() {
+    try {
+      const tables = await get('/api/tables');
+      this.summary = tables.find((x) => x.id === this.id) || null;
+    } catch {
+      this.summary = null;
+    }
+    if (!this.summary) {
+      if (!this.mem.last)
+        fill(
+          this.body,
+          h('p', { class: 'empty' }, t('table.not_found')),
+          h('a', { class: 'btn', href: '#/lobby' }, t('nav.lobby')),
+        );
+      return;
+    }
+    this.title.textContent = `${this.summary.name} #${this.id}`;
+    this.setGame(this.summary.game);
+    if (this.mem.last) this.render(this.mem.last);
+  },
+
+  setGame(game) {
+    this.badge.className = `badge badge-${game}`;
+    this.badge.textContent = t(`game.${game}`);
+    this.rulesLink.href = `#/rules/${game}`;
+    this.logCtx.game = game;
+  },
+
+  join() {
+    this.app.socket.send({ type: 'join', table: this.id });
+  },
+
+  /** Send a message for this table; false (and a notice) when not connected. */
+  send(msg) {
+    const ok = this.app.socket.send({ ...msg, table: this.id });
+    if (!ok) toast(t('conn.not_connected'), 'error');
+    else if (msg.type !== 'join') this.app.activity();
+    return ok;
+  },
+
+  nameOf(s) {
+    const last = this.mem.last;
+    const game = last?.game || this.summary?.game;
+    if (game === 'casino' && s === 1) return t('casino.bank');
+    if (game === 'poker' && s === 1)
+      return this.summary?.seats?.[1]?.name && !this.summary.seats[1].bot
+        ? this.summary.seats[1].name
+        : t('poker.computer');
+    const seat = last?.seats?.[s] || this.summary?.seats?.[s];
+    if (!seat) return t('seat.n', { n: s + 1 });
+    if (seat.bot) return t('seat.bot', { n: s });
+    return seat.name || t('seat.n', { n: s + 1 });
+  },
+
+  /** The hands revealed by the last hand_ended event (the cards left), if any. */
+  lastHands() {
+    for (let i = this.mem.log.length - 1; i >= 0; i--) {
+      const e = this.mem.log[i];
+      if (e.kind === 'event' && e.text.startsWith('hand_ended ')) return hands(parseEvent(e.text).hands);
+    }
+    return null;
+  },
+
+  handle(msg) {
+    if (msg.type === 'table' && msg.table === this.id) {
+      // a refusal stays in view until the table moves on (the server redraws the same state)
+      if (this.errorState === undefined || msg.state_no > this.errorState) this.errorBox.hidden = true;
+      if (msg.events?.length) this.ctx.log.add('event', msg.events);
+      const fresh = newLines(this.mem.notes, msg.log || []);
+      this.mem.notes = msg.log || [];
+      if (fresh.length) this.ctx.log.add('note', fresh);
+      if (msg.seat === null || msg.seat === undefined) {
+        this.farewell(msg);
+        return;
+      }
+      const credit = this.mem.last?.view?.credit;
+      this.mem.last = msg;
+      this.render(msg);
+      // the casino credit moved (top-up, stake, payout): the wallet balance did too
+      if (msg.game === 'casino' && msg.view?.credit !== credit)
+        this.app.refreshMe().then(() => this.view?.meChanged?.());
+    } else if (msg.type === 'notice') {
+      this.view?.notice?.(msg);
+    } else if (msg.type === 'error' && (msg.table === this.id || msg.table === null || msg.table === undefined)) {
+      const text = errorText(msg.code, msg.message);
+      this.errorState = msg.state_no ?? this.mem.last?.state_no ?? 0;
+      this.errorBox.hidden = false;
+      fill(
+        this.errorBox,
+        h('strong', {}, text),
+        text !== msg.message ? h('span', { class: 'muted' }, ` — ${msg.message}`) : '',
+      );
+      this.errorBox.dataset.code = msg.code;
+      if (!this.view) showError(msg.code, msg.message); // otherwise the box above the table says it
+      this.view?.unlock();
+      if (msg.code === 'table_full' || msg.code === 'no_table')
+        fill(this.body, h('p', { class: 'empty' }, text), h('a', { class: 'btn', href: '#/lobby' }, t('nav.lobby')));
+    }
+  },
+
+  render(msg) {
+    if (!this.view || this.view.game !== msg.game) {
+      this.view?.destroy();
+      clear(this.body);
+      this.setGame(msg.game);
+      const View = VIEWS[msg.game];
+      if (!View) {
+        this.body.append(h('p', { class: 'empty' }, t('table.unknown_game', { game: msg.game })));
+        return;
+      }
+      this.view = new View(this.body, this.ctx);
+      this.view.game = msg.game;
+    }
+    this.logCtx.me = msg.seat;
+    // the state number on the page: tests (and curious people) can tell when the table moved
+    this.root.dataset.state = String(msg.state_no);
+    this.root.dataset.game = msg.game;
+    this.leaveBtn.textContent = msg.game === 'casino' ? t('casino.close_session') : t('table.leave');
+    this.view.update(msg);
+    this.ctx.log.render();
+  },
+
+  async leave() {
+    const game = this.mem.last?.game || this.summary?.game;
+    const playing = this.mem.last?.view && !this.mem.last.view.result && this.mem.last.status === 'playing';
+    const text =
+      game === 'casino'
+        ? t('casino.leave_confirm')
+        : playing
+          ? t('table.leave_confirm_playing')
+          : t('table.leave_confirm');
+    const ok = await modal({
+      title: t('table.leave'),
+      body: h('p', {}, text),
+      choices: [
+        { label: t('table.leave'), value: true, class: 'btn btn-warn', attrs: { 'data-action': 'confirm-leave' } },
+      ],
+    });
+    if (!ok) return;
+    if (!this.send({ type: 'leave' })) {
+      // not connected: the REST endpoint does the same
+      try {
+        await post(`/api/tables/${this.id}/leave`);
+        this.farewell(null);
+      } catch (e) {
+        showError(e.code, e.message);
+      }
+    }
+  },
+
+  /** We are no longer seated: say what happened (e.g. the casino credit paid back). */
+  farewell(msg) {
+    this.left = true;
+    this.view?.destroy();
+    this.view = null;
+    memory.delete(this.id);
+    const closed = (msg?.events || []).map(parseEvent).find((e) => e.tag === 'session_closed');
+    this.app.refreshMe();
+    fill(
+      this.body,
+      h(
+        'div',
+        { class: 'result-card farewell', 'data-testid': 'farewell' },
+        h('h2', {}, t('table.left_title')),
+        closed
+          ? h('p', { class: 'big' }, t('casino.session_closed', { amount: money(Number(closed.credited)) }))
+          : null,
+        h(
+          'div',
+          { class: 'result-actions' },
+          h('a', { class: 'btn btn-primary', href: '#/lobby' }, t('nav.lobby')),
+          h('a', { class: 'btn', href: '#/wallet' }, t('nav.wallet')),
+        ),
+      ),
+      this.ctx.log.el,
+    );
+  },
+};
