@@ -11,6 +11,7 @@ from __future__ import annotations
 import typer
 
 from mazziere.cli_casino import rtp
+from mazziere.cli_poker import play_poker, sim_poker
 from mazziere.cli_server import ledger_app, serve, server_help
 from mazziere.cli_uno import play_uno, sim_uno
 
@@ -29,6 +30,8 @@ app.add_typer(sim_app, name="sim")
 
 play_app.command("uno")(play_uno)
 sim_app.command("uno")(sim_uno)
+play_app.command("poker")(play_poker)
+sim_app.command("poker")(sim_poker)
 app.command("serve", help=server_help)(serve)
 app.command("rtp")(rtp)
 app.add_typer(ledger_app, name="ledger")

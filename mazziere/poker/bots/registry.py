@@ -1,0 +1,44 @@
+"""The poker bot registry: opponents looked up by level name (draw-poker.md "The computer
+opponent").
+
+>>> find_bot("hard").name, sorted(BOTS)
+('hard', ['baseline', 'easy', 'hard', 'normal', 'random'])
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+from mazziere.errors import UnknownOption
+from mazziere.poker.bots.base import Bot
+from mazziere.poker.bots.baseline import BaselineBot
+from mazziere.poker.bots.easy import EasyBot
+from mazziere.poker.bots.hard import HardBot
+from mazziere.poker.bots.normal import NormalBot
+from mazziere.poker.bots.random_bot import RandomBot
+
+BOTS: Mapping[str, Callable[[], Bot]] = MappingProxyType(
+    {
+        "easy": EasyBot,
+        "normal": NormalBot,
+        "hard": HardBot,
+        "baseline": BaselineBot,
+        "random": RandomBot,
+    }
+)
+LEVELS = ("easy", "normal", "hard")
+"""The levels a human may choose in play mode."""
+
+
+def find_bot(name: str) -> Bot:
+    """A new bot of that name; an unknown name raises :class:`UnknownOption` (``unknown_bot``)."""
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if key in BOTS:
+        return BOTS[key]()
+    near = difflib.get_close_matches(key, list(BOTS), n=1)
+    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    raise UnknownOption(
+        f"unknown poker bot {name!r}{hint}; bots: {', '.join(sorted(BOTS))}", "unknown_bot"
+    )

@@ -1,0 +1,39 @@
+"""Named draw-poker rule sets, looked up by name (draw-poker.md; seed 002).
+
+>>> find_preset("short32").flush_beats_full_house, sorted(PRESETS)
+(True, ['classic', 'classic32', 'short32'])
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from mazziere.errors import UnknownOption
+from mazziere.poker.options import Rules
+
+CLASSIC = Rules()
+"""Seed 002 with a 52-card deck: ante 5, bankroll 500, six items of 100, full house > flush."""
+
+CLASSIC32 = Rules(deck=32)
+"""Seed 002 with the 32-card deck (7..A), A-7-8-9-10 the lowest straight."""
+
+SHORT32 = Rules(deck=32, flush_beats_full_house=True)
+"""The 32-card deck as many rule books play it: the rarer flush beats the full house."""
+
+PRESETS: Mapping[str, Rules] = MappingProxyType(
+    {"classic": CLASSIC, "classic32": CLASSIC32, "short32": SHORT32}
+)
+
+
+def find_preset(name: str) -> Rules:
+    """The preset of that name; an unknown name raises :class:`UnknownOption` with a hint."""
+    key = name.strip().lower()
+    if key in PRESETS:
+        return PRESETS[key]
+    near = difflib.get_close_matches(key, list(PRESETS), n=1)
+    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    raise UnknownOption(
+        f"unknown poker preset {name!r}{hint}; presets: {', '.join(PRESETS)}", "unknown_preset"
+    )

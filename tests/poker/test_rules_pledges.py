@@ -1,0 +1,91 @@
+"""draw-poker.md "Money and pledges": pledge when short, forfeit on a lost deal, redemption,
+game over both ways; every movement conserves bankrolls + pot + unpledged items."""
+
+from __future__ import annotations
+
+import pytest
+
+from mazziere.errors import GameOver
+from mazziere.poker import Rules, apply
+from mazziere.poker.events import Forfeited, GameEnded, Pledged, Redeemed
+from mazziere.poker.state import ItemStatus
+
+from .helpers import of_type, rigged, run
+
+RULES = Rules()
+HANDS = ("Ac Kd 9h 5s 3c", "Qh Jc 8d 6s 2h")  # seat 0 holds the better hand
+W, P, F = ItemStatus.WORN, ItemStatus.PLEDGED, ItemStatus.FORFEITED
+
+
+def test_computer_pledges_its_next_item_when_short_for_an_ante() -> None:
+    s = rigged(RULES, *HANDS, first=1, bankrolls=(495, 0))
+    total = s.money
+    s, ev = run(s, (1, "fold"))
+    pledged = of_type(ev, Pledged)
+    assert [(e.seat, e.item, e.value) for e in pledged] == [(1, "hat", 100)]
+    assert s.items[0] is P and s.bankrolls[1] == 95 and s.money == total
+
+
+def test_computer_pledges_when_short_for_a_call() -> None:
+    s = rigged(RULES.with_options(max_bet=None), *HANDS, bankrolls=(995, 10))
+    total = s.money
+    s, ev = run(s, (0, "open 250"), (1, "replace"))
+    assert [e.item for e in of_type(ev, Pledged)] == ["hat", "scarf", "jacket"]
+    assert s.bankrolls[1] == 10 + 300 - 250 and s.money == total
+    assert s.items[:4] == (P, P, P, W)
+
+
+def test_pledged_items_forfeited_when_the_computer_loses_the_deal() -> None:
+    s = rigged(RULES.with_options(max_bet=None), *HANDS, bankrolls=(995, 10))
+    total = s.money
+    s, ev = run(s, (0, "open 50"), (1, "replace"), (0, "draw"), (1, "draw"), (0, "see"))
+    assert [e.item for e in of_type(ev, Forfeited)] == ["hat"]
+    assert s.items[0] is F and s.money == total
+
+
+def test_won_deal_leaves_pledged_items_pledged_until_redeemed() -> None:
+    s = rigged(RULES, HANDS[1], HANDS[0], bankrolls=(495, 0), first=1)
+    s, _ = run(s, (1, "wait"), (0, "open 20"), (1, "replace"))  # pledges the hat for the call
+    assert s.items[0] is P and s.bankrolls[1] == 80
+    s, ev = run(s, (1, "draw"), (0, "draw"), (1, "see"))  # seat 1 wins 50 -> 130 >= 100 + 5
+    assert not of_type(ev, Forfeited)
+    assert [e.item for e in of_type(ev, Redeemed)] == ["hat"] and s.items[0] is W
+    assert s.bankrolls[1] == 130 - 100 - 5
+
+
+def test_redemption_buys_back_the_most_recent_item_first() -> None:
+    s = rigged(
+        RULES,
+        HANDS[1],
+        HANDS[0],
+        first=0,
+        bankrolls=(400, 200),
+        items=(F, F, F, W, W, W),
+        pledge_stack=(2, 0, 1),
+    )
+    total = s.money
+    s, ev = run(s, (0, "fold"))  # seat 1: 200 + 10 = 210 -> 110 -> 10 (each >= 100 + 5)
+    assert [e.item for e in of_type(ev, Redeemed)] == ["scarf", "hat"]
+    assert s.items[:3] == (W, W, F) and s.pledge_stack == (2,)
+    assert s.bankrolls[1] == 10 - 5 and s.money == total
+
+
+def test_game_over_when_the_human_cannot_pay_the_ante() -> None:
+    s = rigged(RULES, *HANDS, first=0, bankrolls=(3, 495))
+    s, ev = run(s, (0, "fold"))
+    end = of_type(ev, GameEnded)[0]
+    assert end.winner == 1 and "seat 0" in end.reason and s.is_over
+    with pytest.raises(GameOver) as e:
+        apply(s, 1, "fold")
+    assert e.value.code == "game_over"
+
+
+def test_game_over_when_the_computer_has_nothing_left_to_pledge() -> None:
+    s = rigged(
+        RULES, *HANDS, first=1, bankrolls=(1095, 0), items=(F,) * 6, pledge_stack=tuple(range(6))
+    )
+    total = s.money
+    s, ev = run(s, (1, "fold"))
+    end = of_type(ev, GameEnded)[0]
+    assert end.winner == 0 and s.is_over and s.result is not None and s.result.winner == 0
+    assert s.money == total
