@@ -48,7 +48,7 @@ class Start(_Msg):
 
 class Act(_Msg):
     """A game action in its text form (UNO ``R7``, ``W:G``, ``draw``; casino the same; poker
-    ``open 10``, ``wait``, ``raise 10``, ``replace 0 3``, ``fold``, ``see``)."""
+    ``open 10``, ``wait``, ``raise 10``, ``replace``, ``fold``, ``see``, ``draw 7h 2c``)."""
 
     type: Literal["action"]
     table: int

@@ -68,6 +68,8 @@ class TableActor:
         self.config: dict[str, Any] = dict(row.config)
         self.decision_seconds = float(row.decision_seconds)
         self.seats = [SeatInfo() for _ in range(len(row.seats))]
+        if self.game == "poker":  # seat 1 is the computer opponent (draw-poker.md)
+            self.seats[1].bot = str(self.config.get("level", "normal"))
         self.status = row.status
         self.session: GameSession | None = None
         self.hand_id: int | None = None
@@ -157,7 +159,12 @@ class TableActor:
                 info.bot = "autoplay"
                 self._note(f"{info.username} left; a computer player takes seat {seat}")
         elif self.session is not None and not self.session.is_over:
-            await self._apply_and_store([(seat, "fold", "player")])
+            # poker: leaving gives the game to the computer; the hand record is closed
+            assert self.hand_id is not None
+            async with self.srv.db.write() as db:
+                await close_hand(db, self.hand_id, {"winner": 1, "reason": "left"})
+            self.session = None
+            self.status = "open"
         self._vacate(seat)
 
     def _vacate(self, seat: int) -> None:
@@ -166,6 +173,8 @@ class TableActor:
         if info.account is not None and info.connected:
             self.srv.spawn(self._farewell(info.account, list(info.pending)))
         keep_bot = info.bot if self.session is not None and not self.session.is_over else None
+        if self.game == "poker" and seat == 1:
+            keep_bot = info.bot
         self.seats[seat] = SeatInfo(bot=keep_bot)
         self._note(f"{name} left seat {seat}")
 
@@ -191,10 +200,16 @@ class TableActor:
         async with self.lock:
             if self.seat_of(account) is None:
                 raise TableError("sit at the table before starting", "not_seated")
-            if self.game != "uno":
-                raise TableError("this table starts a hand with a stake or a deal", "no_start")
+            if self.game == "casino":
+                raise TableError("a casino round starts with a stake", "no_start")
             if self.session is not None and not self.session.is_over:
                 raise TableError("a game is already in progress", "already_started")
+            if self.game == "poker":
+                from mazziere.server.games.poker_game import PokerGame
+
+                seed = new_seed()
+                await self._begin_hand(PokerGame(self.config, seed), seed)
+                return
             bot = str(self.config.get("bots", "greedy"))
             for s in self.seats:
                 if s.account is None and s.bot is None:

@@ -177,3 +177,49 @@ async def test_invalid_stake_moves_no_money(db_url: str, tmp_path: Path) -> None
             assert await ledger.balance(db, ledger.HOUSE) == 0
         await ledger_ok(live)
         await c.close()
+
+
+async def test_poker_deal_against_the_computer_to_its_end(db_url: str, tmp_path: Path) -> None:
+    import asyncio
+
+    async with live_server(db_url, tmp_path) as live:
+        a = await live.signup("piera")
+        r = await live.post(
+            "/api/tables", a["token"], {"game": "poker", "level": "normal", "deck": 32}
+        )
+        assert r.status_code == 200, r.text
+        table = r.json()["id"]
+        c = await live.connect(a["token"])
+        await c.send({"type": "join", "table": table})
+        await c.wait(lambda m: m["type"] == "table" and m["seat"] == 0)
+        await c.send({"type": "start", "table": table})
+        first = await c.wait(lambda m: m["type"] == "table" and m["status"] == "playing")
+        assert len(first["view"]["hand"]) == 5 and first["view"]["pot"] >= 10
+        acted = -1
+        for _ in range(200):  # play deal 1 to its end with the first legal action
+            t = c.tables[table]
+            if t["view"]["deal_no"] > first["view"]["deal_no"] or t["view"]["result"]:
+                break
+            if t["legal"] and t["view"]["current"] == 0 and t["state_no"] != acted:
+                acted = t["state_no"]
+                await c.send(
+                    {
+                        "type": "action",
+                        "table": table,
+                        "state_no": t["state_no"],
+                        "action": t["legal"][0],
+                    }
+                )
+            c.new.clear()
+            await asyncio.wait_for(c.new.wait(), 30)
+        ended = [e for m in c.messages if m["type"] == "table" for e in m["events"]]
+        assert any(e.startswith(("pot_won", "pot_carried", "folded")) for e in ended), ended[-5:]
+        for m in c.messages:  # the computer's cards show only at a showdown
+            if m["type"] == "table":
+                for e in m["events"]:
+                    if e.startswith("dealt") and "seat=1" in e:
+                        assert "cards= " in e or e.endswith("cards=")
+        await c.send({"type": "leave", "table": table})
+        await c.wait(lambda m: m["type"] == "table" and m["seat"] is None)
+        await c.close()
+        await ledger_ok(live)

@@ -206,6 +206,8 @@ export class CasinoView {
       const won = r.winner === 'player';
       this.result.hidden = false;
       this.result.className = `casino-result ${won ? 'won' : 'lost'}`;
+      this.result.dataset.payout = String(r.payout);
+      this.result.dataset.multiplier = String(r.multiplier);
       fill(
         this.result,
         h('h2', {}, won ? t('casino.you_win', { m: r.multiplier }) : t('casino.bank_wins')),

@@ -75,8 +75,12 @@ export default {
 
     this.onMessage = (ev) => this.handle(ev.detail);
     this.onHello = () => this.join();
+    // while the connection is down the table is only a picture of the last state: grey it out
+    this.onState = () => this.root.classList.toggle('stale', app.socket.state !== 'open');
     app.socket.addEventListener('message', this.onMessage);
     app.socket.addEventListener('hello', this.onHello);
+    app.socket.addEventListener('state', this.onState);
+    this.onState();
     this.loadSummary();
     if (this.mem.last) this.render(this.mem.last);
     if (app.socket.state === 'open') this.join();
@@ -85,6 +89,7 @@ export default {
   unmount() {
     this.app.socket.removeEventListener('message', this.onMessage);
     this.app.socket.removeEventListener('hello', this.onHello);
+    this.app.socket.removeEventListener('state', this.onState);
     this.view?.destroy();
     this.view = null;
   },

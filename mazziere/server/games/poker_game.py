@@ -1,0 +1,140 @@
+"""Five-card draw at a server table: the player (seat 0) against a computer level (seat 1),
+play money (chips), no ledger. On a time-out the server checks if it costs nothing, else folds
+(platform.md "Time and presence"); in the draw it stands pat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mazziere.errors import OptionError
+from mazziere.poker import actions as PA
+from mazziere.poker import engine as poker
+from mazziere.poker.bots import LEVELS, find_bot
+from mazziere.poker.events import Event
+from mazziere.poker.options import Rules
+from mazziere.server.games.base import GameSession, Step, bot_random, seed_rng
+
+HUMAN, COMPUTER = 0, 1
+
+
+def poker_rules(config: dict[str, Any]) -> Rules:
+    deck = int(config.get("deck", 52))
+    return Rules(deck=deck)
+
+
+def event_rows(events: list[Event]) -> list[tuple[str, int | None, int | None]]:
+    """Private fields (dealt and drawn cards) go to their seat; the others get a copy without."""
+    rows: list[tuple[str, int | None, int | None]] = []
+    for e in events:
+        if e.private_fields:
+            owner = int(getattr(e, "seat"))  # noqa: B009 - every private event has a seat
+            rows.append((str(e), owner, None))
+            rows.append((str(e.for_seat(None)), None, owner))
+        else:
+            rows.append((str(e), None, None))
+    return rows
+
+
+def check_or_fold(legal: list[str]) -> str:
+    """The time-out decision: check if free (wait, or replace/see owing nothing), else fold;
+    in the draw, stand pat."""
+    for word in ("draw", "wait"):
+        if word in legal:
+            return word
+    return "fold" if "fold" in legal else legal[0]
+
+
+class PokerGame(GameSession):
+    game = "poker"
+
+    def __init__(self, config: dict[str, Any], seed: str) -> None:
+        self.config = dict(config)
+        self.level = str(config.get("level", "normal"))
+        self.seed = seed
+        self.rules = poker_rules(config)
+        self.state = poker.new_game(self.rules, seed_rng(seed))
+        self.seq = 0
+
+    @staticmethod
+    def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
+        level = str(body.get("level") or "normal")
+        if level not in LEVELS:
+            raise OptionError(f"unknown level {level!r}: {', '.join(LEVELS)}", "unknown_level")
+        config = {"level": level, "deck": int(body.get("deck") or 52)}
+        poker_rules(config)
+        return config, 2
+
+    @classmethod
+    def from_setup(cls, setup: dict[str, Any], seed: str) -> PokerGame:
+        return cls(setup["config"], seed)
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        return {"config": self.config}
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def result(self) -> dict[str, Any]:
+        r = self.state.result
+        if r is None:
+            return {}
+        return {"winner": r.winner, "reason": r.reason, "bankrolls": list(self.state.bankrolls)}
+
+    def deciders(self) -> list[int]:
+        return [] if self.state.is_over else [self.state.current]
+
+    def legal(self, seat: int) -> list[str]:
+        return [str(a) for a in poker.legal_actions(self.state, seat)]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        v = poker.view(self.state, seat)
+        items = self.rules.items
+        return {
+            "seat": v.seat,
+            "deck": self.rules.deck,
+            "level": self.level,
+            "deal_no": v.deal_no,
+            "first": v.first,
+            "phase": v.phase.value,
+            "current": v.current,
+            "hand": [str(c) for c in v.hand],
+            "opponent_cards": 5,
+            "deck_count": v.deck_count,
+            "pot": v.pot,
+            "bankrolls": list(v.bankrolls),
+            "committed": list(v.committed),
+            "owed": v.owed,
+            "raises": v.raises,
+            "drawn": list(v.drawn),
+            "items": [
+                {
+                    "name": items[i] if i < len(items) else f"item {i + 1}",
+                    "value": self.rules.item_value,
+                    "status": str(st),
+                }
+                for i, st in enumerate(v.items)
+            ],
+            "history": [{"seat": m.seat, "word": m.word, "amount": m.amount} for m in v.history],
+            "words": list(v.words),
+            "italian": {w: PA.ITALIAN.get(w, w.upper()) for w in v.words},
+            "bet_range": list(v.bet_range) if v.bet_range else None,
+            "result": None
+            if v.result is None
+            else {"winner": v.result.winner, "reason": v.result.reason},
+        }
+
+    def apply(self, seat: int, action: str, actor: str) -> Step:
+        self.state, events = poker.apply(self.state, seat, action)
+        self.seq += 1
+        return Step(seat, action, actor, event_rows(events))
+
+    def timeout(self, seat: int) -> Step:
+        return self.apply(seat, check_or_fold(self.legal(seat)), "server")
+
+    def bot_move(self, seat: int) -> str | None:
+        if seat != COMPUTER or self.state.is_over or self.state.current != COMPUTER:
+            return None
+        v = poker.view(self.state, COMPUTER)
+        return str(find_bot(self.level).act(v, bot_random(self.seed, self.seq)))
