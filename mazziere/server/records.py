@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server.games.base import Step, commitment
@@ -47,25 +47,34 @@ async def open_hand(
     return hand
 
 
-async def record_step(db: AsyncSession, hand_id: int, seq: int, step: Step) -> None:
-    db.add(
-        HandAction(
-            hand_id=hand_id,
-            seq=seq,
-            seat=step.seat,
-            action=step.action,
-            actor=step.actor,
-            events=[list(e) for e in step.events],
-        )
+async def record_steps(db: AsyncSession, hand_id: int, first_seq: int, steps: list[Step]) -> None:
+    """Append steps ``first_seq``, ``first_seq + 1``... in one round trip (executemany)."""
+    if not steps:
+        return
+    now = datetime.now(UTC)
+    await db.execute(
+        insert(HandAction),
+        [
+            {
+                "hand_id": hand_id,
+                "seq": first_seq + i,
+                "seat": st.seat,
+                "action": st.action,
+                "actor": st.actor,
+                "events": [list(e) for e in st.events],
+                "created_at": now,
+            }
+            for i, st in enumerate(steps)
+        ],
     )
 
 
 async def close_hand(db: AsyncSession, hand_id: int, result: dict[str, Any]) -> None:
-    hand = await db.get(Hand, hand_id)
-    if hand is not None:
-        hand.status = "done"
-        hand.result = result
-        hand.ended_at = datetime.now(UTC)
+    await db.execute(
+        update(Hand)
+        .where(Hand.id == hand_id)
+        .values(status="done", result=result, ended_at=datetime.now(UTC))
+    )
 
 
 async def post_money(db: AsyncSession, key: str, kind: str, ref: str, moves: Moves) -> None:

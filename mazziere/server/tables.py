@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from mazziere.errors import IllegalAction, MazziereError, NotYourTurn
 from mazziere.server.clock import Timer
@@ -25,7 +25,7 @@ from mazziere.server.games import GAMES
 from mazziere.server.games.base import GameSession, Step, new_seed
 from mazziere.server.games.casino_game import CasinoGame
 from mazziere.server.games.uno_game import UnoGame
-from mazziere.server.records import close_hand, open_hand, record_step
+from mazziere.server.records import close_hand, open_hand, record_steps
 from mazziere.server.store import ledger
 from mazziere.server.store.models import CasinoSession, GameTable, Hand
 
@@ -317,9 +317,8 @@ class TableActor:
         seq = self.seq
         paid = 0
         async with self.srv.db.write() as db:
-            for step in steps:
-                seq += 1
-                await record_step(db, self.hand_id, seq, step)
+            await record_steps(db, self.hand_id, seq + 1, steps)
+            seq += len(steps)
             if self.session.is_over:
                 result = self.session.result()
                 await close_hand(db, self.hand_id, result)
@@ -337,9 +336,9 @@ class TableActor:
                                 (ledger.casino_book(self.casino_session), payout),
                             ],
                         )
-                row = await db.get(GameTable, self.id)
-                if row is not None:
-                    row.status = "open"
+                await db.execute(
+                    update(GameTable).where(GameTable.id == self.id).values(status="open")
+                )
         self.seq = seq
         if paid and self.credit is not None:
             self.credit += paid
