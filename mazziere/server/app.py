@@ -19,6 +19,7 @@ from sqlalchemy import desc, select
 
 from mazziere.errors import MazziereError
 from mazziere.server.context import Server, Settings
+from mazziere.server.games import GAMES
 from mazziere.server.hub import Close
 from mazziere.server.store import accounts, ledger
 from mazziere.server.store.accounts import AuthError
@@ -271,8 +272,16 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
                     select(HandAction).where(HandAction.hand_id == hand_id).order_by(HandAction.seq)
                 )
             ).all()
+        # the views this seat saw: rebuilt from the seed and the recorded actions
+        game = GAMES[hand.game].from_setup(hand.setup, hand.seed)
+        initial = game.view(seat)
         out = []
         for st in steps:
+            try:
+                game.apply(st.seat, st.action, st.actor)
+                seen: dict[str, Any] | None = game.view(seat)
+            except MazziereError:  # cannot happen for a recorded hand; show the log anyway
+                seen = None
             visible = [
                 text
                 for text, only, hidden_from in st.events
@@ -285,6 +294,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
                     "action": st.action,
                     "actor": st.actor,
                     "events": visible,
+                    "view": seen,
                 }
             )
         done = hand.status == "done"
@@ -296,6 +306,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
             "seed": hand.seed if done else None,
             "players": hand.players,
             "result": hand.result,
+            "initial": initial,
             "steps": out,
         }
 

@@ -410,8 +410,14 @@ class TableActor:
             # a bad stake raises StakeError here, before any money moves
             game = CasinoGame(self.config, amount, seed, credit)
             book = ledger.casino_book(self.casino_session)
-            await self._begin_hand(game, seed, [(book, -game.stake), (ledger.HOUSE, game.stake)])
-            self.credit = credit - game.stake
+            self.credit = credit - game.stake  # shown in the update _begin_hand sends
+            try:
+                await self._begin_hand(
+                    game, seed, [(book, -game.stake), (ledger.HOUSE, game.stake)]
+                )
+            except BaseException:
+                self.credit = credit
+                raise
 
     async def _finish_by_default(self) -> None:
         """Complete the hand in progress with the default strategy (casino, 000)."""

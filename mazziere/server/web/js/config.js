@@ -2,11 +2,12 @@
 
 // ---------------------------------------------------------------------------------------------
 // CASINO RTP: the return to player the project MEASURED, shown on the UNO CASINO rules page.
-// Placeholder until the certification run (`mazziere` RTP simulator) replaces it: update both
-// languages together.
+// From `mazziere rtp --rounds 100000000 --json` (seed 1, compiled kernel proven equal to the
+// readable engine): rtp 0.96138, 95% CI [0.96113, 0.96164]. Re-run after any rule change and
+// update both languages together.
 export const CASINO_RTP_TEXT = {
-  en: 'RTP measured: 95.6% (20,000 rounds, python engine; the certification run will replace this)',
-  it: 'RTP misurato: 95,6% (20.000 round, motore python; la certificazione lo sostituirà)',
+  en: 'RTP measured: 96.14% (95% confidence interval 96.11%-96.16%, 100,000,000 simulated rounds with the published strategies)',
+  it: 'RTP misurato: 96,14% (intervallo di confidenza al 95%: 96,11%-96,16%, 100.000.000 round simulati con le strategie pubblicate)',
 };
 // ---------------------------------------------------------------------------------------------
 

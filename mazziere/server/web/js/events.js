@@ -12,7 +12,8 @@ export function parseEvent(text) {
     const i = p.indexOf('=');
     if (i < 0) continue;
     const v = p.slice(i + 1);
-    out[p.slice(0, i)] = v === '-' ? null : v;
+    // texts with spaces travel percent-encoded (poker: "high%20card%20king")
+    out[p.slice(0, i)] = v === '-' ? null : v.replace(/%20/g, ' ').replace(/%3D/g, '=').replace(/%25/g, '%');
   }
   return out;
 }
@@ -192,7 +193,7 @@ function describePoker(e, who, node) {
     case 'raised':
       return node('pev.raised', { who: who(e.seat), call: chips(e.call), amount: chips(e.amount) });
     case 'replaced':
-      return node('pev.replaced', { who: who(e.seat), paid: chips(e.paid) });
+      return node(Number(e.paid) ? 'pev.replaced' : 'pev.replaced_free', { who: who(e.seat), paid: chips(e.paid) });
     case 'folded':
       return node('pev.folded', { who: who(e.seat) }, 'ev-warn');
     case 'drew':
@@ -200,13 +201,9 @@ function describePoker(e, who, node) {
         return node('pev.drew_own', { n: e.count, out: cards(e.discarded), in: cards(e.received) });
       return node('pev.drew', { who: who(e.seat), n: e.count });
     case 'saw':
-      return node('pev.saw', { who: who(e.seat), paid: chips(e.paid) });
+      return node(Number(e.paid) ? 'pev.saw' : 'pev.saw_free', { who: who(e.seat), paid: chips(e.paid) });
     case 'shown':
-      return node('pev.shown', {
-        who: who(e.seat),
-        cards: cards(e.cards),
-        name: (e.description || '').replaceAll('_', ' '),
-      });
+      return node('pev.shown', { who: who(e.seat), cards: cards(e.cards), name: e.description || '' });
     case 'pot_won':
       return node('pev.pot_won', { who: who(e.seat), amount: chips(e.amount) }, 'ev-strong');
     case 'pot_carried':

@@ -13,7 +13,7 @@
 //    result: null | {winner, reason}}
 // `legal` lists the action texts ("open 10", "wait", "replace", "draw 7h 2c" or "replace 0 3"...).
 import { miniPoker, pokerBack, pokerCard } from '../cards.js';
-import { itemName, reasonText } from '../events.js';
+import { itemName, list, parseEvent, reasonText } from '../events.js';
 import { cap, has, t } from '../i18n.js';
 import { add, clear, Countdown, fill, h, icon } from '../ui.js';
 
@@ -44,12 +44,69 @@ export function parsePokerLegal(view, legal) {
   return { words, ranges, drawForm };
 }
 
+/**
+ * The last showdown as the events told it, for a server whose view has no `showdown`: the two
+ * `shown` hands after the last `deal_started`, and the `pot_won`/`pot_carried` that followed.
+ */
+export function showdownFromEvents(entries, dealNow) {
+  let end = -1;
+  for (let i = entries.length - 1; i >= 0 && end < 0; i--) {
+    const e = entries[i].kind === 'event' ? parseEvent(entries[i].text) : null;
+    if (e && ((e.tag === 'pot_won' && e.reason === 'showdown') || e.tag === 'pot_carried')) end = i;
+  }
+  if (end < 0) return null;
+  const last = parseEvent(entries[end].text);
+  const sd = {
+    deal: null,
+    hands: [[], []],
+    names: ['', ''],
+    winner: last.tag === 'pot_won' ? Number(last.seat) : null,
+  };
+  sd.pot = Number(last.amount);
+  for (let i = end - 1; i >= 0; i--) {
+    if (entries[i].kind !== 'event') continue;
+    const e = parseEvent(entries[i].text);
+    if (e.tag === 'deal_started') {
+      sd.deal = Number(e.deal);
+      break;
+    }
+    if (e.tag === 'shown') {
+      sd.hands[Number(e.seat)] = list(e.cards);
+      sd.names[Number(e.seat)] = e.description || '';
+    }
+  }
+  if (sd.deal === null) {
+    // the first deal's start is not among the events: the deal before the next one, or this one
+    const next = entries.slice(end + 1).find((x) => x.kind === 'event' && x.text.startsWith('deal_started '));
+    sd.deal = next ? Number(parseEvent(next.text).deal) - 1 : dealNow;
+  }
+  return sd.hands[0].length && sd.hands[1].length ? sd : null;
+}
+
+/** What the last deal_started and ante events said (carried-over pot, ante), if anything. */
+function dealFacts(entries) {
+  const facts = { carried: null, ante: null };
+  for (let i = entries.length - 1; i >= 0; i--) {
+    if (entries[i].kind !== 'event') continue;
+    const e = parseEvent(entries[i].text);
+    if (e.tag === 'ante' && facts.ante === null) facts.ante = Number(e.amount);
+    if (e.tag === 'deal_started') {
+      facts.carried = Number(e.carried) || 0;
+      break;
+    }
+  }
+  return facts;
+}
+
 /** A shown hand's name: the category in the current language when the server gives it. */
 function handName(sd, s) {
   const cat = sd.categories?.[s];
   if (cat && has(`poker.cat.${cat}`)) return cap(t(`poker.cat.${cat}`));
   return cap(String(sd.names?.[s] || '').replaceAll('_', ' '));
 }
+
+/** An item's state: `state` in this page's view shape, `status` in the server's first one. */
+const itemState = (it) => it.state || it.status || 'worn';
 
 export class PokerView {
   constructor(root, ctx) {
@@ -141,9 +198,15 @@ export class PokerView {
     const myTurn = v.current === me && v.phase !== 'over' && !v.result;
 
     // ---- the opponent: cards, bankroll, bet, items
-    // the last showdown stays in view until the server drops it; the cards of the deal it
-    // belongs to are shown face up in the opponent's place
-    const sd = v.showdown || null;
+    // the last showdown (the view's, or else the one the events told) stays in view until this
+    // player acts in the next deal; during its own deal the opponent's cards are face up
+    const entries = this.ctx.log.entries;
+    let sd = v.showdown || showdownFromEvents(entries, v.deal_no);
+    const actedSince = sd && sd.deal !== v.deal_no && (v.history || []).some((m) => m.seat === me);
+    if (actedSince) sd = null;
+    const facts = dealFacts(entries);
+    const carried = v.carried ?? facts.carried;
+    const ante = v.ante ?? facts.ante;
     const current = sd && (sd.deal === v.deal_no || v.phase === 'over');
     const oppCards = h('div', { class: 'poker-cards' });
     if (current) sd.hands[them].forEach((c) => oppCards.append(pokerCard(c)));
@@ -155,12 +218,12 @@ export class PokerView {
         h(
           'li',
           {
-            class: `item item-${it.state}`,
-            title: `${itemName(it.name)} — ${t(`poker.item_state.${it.state}`)} (${t('poker.chips', { n: it.value })})`,
-            'data-state': it.state,
+            class: `item item-${itemState(it)}`,
+            title: `${itemName(it.name)} — ${t(`poker.item_state.${itemState(it)}`)} (${t('poker.chips', { n: it.value })})`,
+            'data-state': itemState(it),
           },
           h('span', { class: 'item-name' }, itemName(it.name)),
-          h('span', { class: 'item-state' }, t(`poker.item_state.${it.state}`)),
+          h('span', { class: 'item-state' }, t(`poker.item_state.${itemState(it)}`)),
         ),
       ),
     );
@@ -196,16 +259,14 @@ export class PokerView {
         h('span', { class: 'pot-label' }, t('poker.pot')),
         h('span', { class: 'pot-amount' }, t('poker.chips', { n: v.pot ?? 0 })),
       ),
-      v.carried
-        ? h('div', { class: 'carried', 'data-testid': 'carried' }, t('poker.carried_n', { n: v.carried }))
-        : null,
+      carried ? h('div', { class: 'carried', 'data-testid': 'carried' }, t('poker.carried_n', { n: carried })) : null,
       h(
         'div',
         { class: 'phase', 'data-testid': 'phase' },
         t('poker.deal_n', { n: v.deal_no ?? 1 }),
         ' · ',
         t(`poker.phase.${v.phase}`),
-        v.ante ? ` · ${t('poker.ante_n', { n: v.ante })}` : '',
+        ante ? ` · ${t('poker.ante_n', { n: ante })}` : '',
       ),
       v.raises ? h('div', { class: 'muted' }, t('poker.raises_n', { n: v.raises, max: v.max_raises ?? 3 })) : null,
     );
@@ -232,8 +293,8 @@ export class PokerView {
           sd.winner === null || sd.winner === undefined
             ? t('poker.tie_carried')
             : sd.winner === me
-              ? t('poker.you_take', { n: sd.pot })
-              : t('poker.they_take', { who: cap(this.ctx.nameOf(them)), n: sd.pot }),
+              ? t('poker.you_take', { chips: t('poker.chips', { n: sd.pot }) })
+              : t('poker.they_take', { who: cap(this.ctx.nameOf(them)), chips: t('poker.chips', { n: sd.pot }) }),
         ),
       );
     } else {

@@ -1,0 +1,166 @@
+"""Issue 6 "Connection": a cut socket shows "reconnecting" while the page retries with back-off,
+the table is redrawn from the server's view on reconnection; past the retry window the notice
+becomes a final "disconnected"; another login of the account closes this one with a notice."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+
+from .harness import (
+    LiveServer,
+    Watch,
+    log_in,
+    new_context,
+    run_server,
+    shot,
+    sign_up,
+    state_no,
+    wait_state_after,
+)
+from .test_uno import create_uno_table
+
+WS_URL = re.compile(r"/ws\?token=")
+
+
+class Gate:
+    """Stands between the page and the server's WebSocket: passes connections through, or
+    refuses them while closed (the network is down, as far as the page can tell)."""
+
+    def __init__(self, page: Page) -> None:
+        self.closed = False
+        self.refused = 0
+        page.route_web_socket(WS_URL, self.route)
+
+    def route(self, ws: WebSocketRoute) -> None:
+        if self.closed:
+            self.refused += 1
+            ws.close(code=1006, reason="network down (test)")
+        else:
+            ws.connect_to_server()
+
+
+def cut(live: LiveServer, account: int) -> None:
+    """Close the account's connection from the server's side, as a network drop would."""
+
+    async def close() -> None:
+        conn = live.server.hub.conns[account]
+        await conn.ws.close(code=1012, reason="cut by the test")
+
+    live.call(close())
+
+
+def hand_codes(page: Page) -> list[str]:
+    cards = page.locator("[data-testid=hand] .card").all()
+    return [c.get_attribute("data-code") or "" for c in cards]
+
+
+def account_of(page: Page) -> int:
+    acc: Any = page.evaluate("window.mazziere.me.account")
+    return int(acc)
+
+
+def test_reconnect_redraws_the_table(page: Page, live: LiveServer) -> None:
+    gate = Gate(page)
+    sign_up(page, live, "dario")
+    create_uno_table(page, "Dario's table", seats=3)
+    page.locator("[data-action=start]").click()
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    cards, before = hand_codes(page), state_no(page)
+    account = account_of(page)
+
+    # the connection drops and the network stays down: the page says it is reconnecting
+    gate.closed = True
+    cut(live, account)
+    notice = page.get_by_test_id("conn-text")
+    expect(notice).to_contain_text("reconnecting")
+    expect(page.locator("#conn")).to_have_attribute("data-state", "reconnecting")
+    expect(notice).to_contain_text("attempt 2", timeout=10_000)  # it keeps trying, with back-off
+    assert gate.refused >= 1
+    # the server holds the seat meanwhile
+    seats: Any = live.call(_seat_connected(live, account))
+    assert seats is False
+    shot(page, "reconnecting")
+
+    # the network is back: the next try connects and the table comes back as the server has it
+    gate.closed = False
+    expect(page.locator("#conn")).to_be_hidden(timeout=20_000)
+    expect(page.locator("[data-testid=hand] .card")).to_have_count(len(cards))
+    assert sorted(hand_codes(page)) == sorted(cards)
+    assert state_no(page) >= before
+    expect(page.get_by_test_id("turn-line")).to_contain_text("Your turn")
+    assert live.call(_seat_connected(live, account)) is True
+
+    # past the retry window (shortened here from about two minutes) the notice is final
+    page.evaluate("window.mazziere.socket.retryWindowMs = 2500")
+    gate.closed = True
+    cut(live, account)
+    conn = page.locator("#conn")
+    expect(conn).to_have_attribute("data-state", "disconnected", timeout=15_000)
+    expect(notice).to_contain_text("Disconnected")
+    shot(page, "disconnected")
+    gate.closed = False
+    conn.get_by_role("button", name="Retry").click()
+    expect(conn).to_be_hidden(timeout=10_000)
+    expect(page.locator("[data-testid=hand] .card")).to_have_count(len(cards))
+
+
+async def _seat_connected(live: LiveServer, account: int) -> bool:
+    for table in live.server.tables.values():
+        seat = table.seat_of(account)
+        if seat is not None:
+            return table.seats[seat].connected
+    raise AssertionError("not seated")
+
+
+def test_second_login_closes_the_first(
+    page: Page, live: LiveServer, browser: Browser, watch: Watch
+) -> None:
+    sign_up(page, live, "elena")
+    expect(page.locator("#conn")).to_be_hidden()
+    other = new_context(browser, live, watch)
+    try:
+        second = other.new_page()
+        log_in(second, live, "elena")
+        conn = page.locator("#conn")
+        expect(conn).to_have_attribute("data-state", "replaced")
+        expect(page.get_by_test_id("conn-text")).to_contain_text("another login")
+        shot(page, "replaced")
+        # the second window works; the first does not retry on its own
+        page.wait_for_timeout(1500)
+        expect(conn).to_have_attribute("data-state", "replaced")
+        expect(second.locator("#conn")).to_be_hidden()
+    finally:
+        other.close()
+
+
+def test_inactivity_warning_then_disconnection(browser: Browser, tmp_path: Path) -> None:
+    """000: no game action for a while gives a warning, then the server disconnects; a server
+    with a 6-second limit (warning 4 seconds before) stands in for the 20 minutes."""
+    with run_server(tmp_path, inactivity_seconds=6.0, inactivity_warning_seconds=4.0) as live:
+        watch = Watch(live.base)
+        ctx = new_context(browser, live, watch)
+        try:
+            page = ctx.new_page()
+            sign_up(page, live, "ivo")
+            page.get_by_test_id("game-casino").check(force=True)
+            page.get_by_test_id("create-submit").click()
+            session = page.get_by_test_id("session")
+            expect(session).to_contain_text("Session credit")
+            before = state_no(page)
+            page.get_by_test_id("topup-input").fill("10")
+            page.locator("[data-action=topup]").click()  # a game action: the clock restarts
+            wait_state_after(page, before)
+            conn = page.locator("#conn")
+            expect(conn).to_have_attribute("data-state", "inactivity_warning", timeout=10_000)
+            expect(conn).to_contain_text("you will be disconnected")
+            expect(session).to_contain_text("disconnected in a minute")
+            shot(page, "casino-inactivity")
+            expect(conn).to_have_attribute("data-state", "inactive", timeout=10_000)
+            expect(conn).to_contain_text("too long without play")
+        finally:
+            ctx.close()
+        watch.check()
