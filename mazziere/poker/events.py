@@ -13,84 +13,34 @@ their owner; the draw's count stays public (draw-poker.md "A deal" 4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from mazziere.errors import MalformedAction
 from mazziere.poker.cards import Card, parse_cards
+from mazziere.textevents import TextEvent
 
 
-class Event:
-    """Base class. Subclasses are frozen dataclasses with a ``tag``."""
+class Event(TextEvent):
+    """Base of the draw-poker events; private fields belong to the event's ``seat``."""
 
     __slots__ = ()
-    tag: ClassVar[str] = ""
-    private_fields: ClassVar[tuple[str, ...]] = ()
+    registry: ClassVar[dict[str, type[TextEvent]]] = {}
+    decoders: ClassVar[dict[str, Callable[[str], Any]]] = {"tuple[Card, ...]": parse_cards}
 
     def for_seat(self, seat: int | None) -> Event:
-        """This event as ``seat`` may see it (``None``: a spectator)."""
-        if not self.private_fields or (seat is not None and getattr(self, "seat") == seat):  # noqa: B009
-            return self
-        return replace(self, **{name: () for name in self.private_fields})  # type: ignore[type-var]
+        out = TextEvent.for_seat(self, seat)
+        assert isinstance(out, Event)
+        return out
 
-    def __str__(self) -> str:
-        parts = [self.tag]
-        for f in fields(self):  # type: ignore[arg-type]
-            parts.append(f"{f.name}={_encode(getattr(self, f.name))}")
-        return " ".join(parts)
-
-    @staticmethod
-    def parse(text: str) -> Event:
-        """Read an event from its text form."""
-        tag, *pairs = text.strip().split(" ")
-        cls = _BY_TAG.get(tag)
-        if cls is None:
-            raise MalformedAction(f"unknown event {tag!r}")
-        types = {f.name: str(f.type) for f in fields(cls)}  # type: ignore[arg-type]
-        kwargs: dict[str, Any] = {}
-        for pair in pairs:
-            name, _, raw = pair.partition("=")
-            if name not in types:
-                raise MalformedAction(f"event {tag} has no field {name!r}")
-            kwargs[name] = _decode(types[name], raw)
-        return cls(**kwargs)
+    @classmethod
+    def parse(cls, text: str) -> Event:
+        out = super().parse(text)
+        assert isinstance(out, Event)
+        return out
 
 
-def _encode(v: object) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, bool):
-        return "1" if v else "0"
-    if isinstance(v, tuple):
-        return ",".join(str(x) for x in v)
-    if isinstance(v, str):
-        return v.replace("%", "%25").replace(" ", "%20").replace("=", "%3D")
-    return str(v)
-
-
-def _decode(tp: str, raw: str) -> Any:
-    if "None" in tp and raw == "-":
-        return None
-    base = tp.replace(" | None", "")
-    if base == "bool":
-        return raw == "1"
-    if base == "int":
-        return int(raw)
-    if base == "str":
-        return raw.replace("%20", " ").replace("%3D", "=").replace("%25", "%")
-    if base == "tuple[Card, ...]":
-        return parse_cards(raw)
-    if base == "tuple[int, ...]":
-        return tuple(int(x) for x in raw.split(",") if x)
-    raise MalformedAction(f"cannot read a value of type {tp}")
-
-
-_BY_TAG: dict[str, type[Event]] = {}
-
-
-def _event(cls: type[Any]) -> type[Any]:
-    _BY_TAG[cls.tag] = cls
-    return cls
+_event = Event.register
 
 
 @_event

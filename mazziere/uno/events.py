@@ -12,11 +12,12 @@ An event names its ``private_to`` fields: for any seat but the owner those field
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mazziere.cards.uno import Card, Color, parse_card, parse_cards
-from mazziere.errors import MalformedAction
+from mazziere.textevents import TextEvent
 
 __all__ = [
     "AutoPlayed",
@@ -48,91 +49,32 @@ __all__ = [
 ]
 
 
-class Event:
-    """Base class. Subclasses are frozen dataclasses with a ``tag``."""
+class Event(TextEvent):
+    """Base of the UNO events (and the casino's, which extend them)."""
 
     __slots__ = ()
-    tag: ClassVar[str] = ""
-    owner_field: ClassVar[str | None] = None
-    private_fields: ClassVar[tuple[str, ...]] = ()
+    registry: ClassVar[dict[str, type[TextEvent]]] = {}
+    decoders: ClassVar[dict[str, Callable[[str], Any]]] = {
+        "Color": Color.parse,
+        "Card": parse_card,
+        "tuple[Card, ...]": parse_cards,
+        "tuple[tuple[Card, ...], ...]": lambda raw: tuple(parse_cards(h) for h in raw.split("/")),
+    }
 
     def for_seat(self, seat: int | None) -> Event:
-        """This event as ``seat`` may see it (``None``: a spectator who sees no hand)."""
-        if not self.private_fields:
-            return self
-        owner = getattr(self, self.owner_field) if self.owner_field else None
-        if seat is not None and owner == seat:
-            return self
-        blank: dict[str, Any] = {name: () for name in self.private_fields}
-        return replace(self, **blank)  # type: ignore[type-var]
+        out = TextEvent.for_seat(self, seat)
+        assert isinstance(out, Event)
+        return out
 
-    def __str__(self) -> str:
-        parts = [self.tag]
-        for f in fields(self):  # type: ignore[arg-type]
-            parts.append(f"{f.name}={_encode(getattr(self, f.name))}")
-        return " ".join(parts)
-
-    @staticmethod
-    def parse(text: str) -> Event:
-        tag, *pairs = text.split(" ")
-        cls = _BY_TAG.get(tag)
-        if cls is None:
-            raise MalformedAction(f"unknown event {tag!r}")
-        kwargs: dict[str, Any] = {}
-        types = {f.name: str(f.type) for f in fields(cls)}  # type: ignore[arg-type]
-        for pair in pairs:
-            name, _, raw = pair.partition("=")
-            if name not in types:
-                raise MalformedAction(f"event {tag} has no field {name!r}")
-            kwargs[name] = _decode(types[name], raw)
-        return cls(**kwargs)
+    @classmethod
+    def parse(cls, text: str) -> Event:
+        out = super().parse(text)
+        assert isinstance(out, Event)
+        return out
 
 
-def _encode(v: object) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, bool):
-        return "1" if v else "0"
-    if isinstance(v, Color):
-        return v.letter
-    if isinstance(v, tuple):
-        if v and isinstance(v[0], tuple):
-            return "/".join(_encode(x) for x in v)
-        return ",".join(str(x) for x in v)
-    return str(v)
-
-
-def _decode(tp: str, raw: str) -> Any:
-    optional = "None" in tp
-    if optional and raw == "-":
-        return None
-    base = tp.replace(" | None", "")
-    if base == "bool":
-        return raw == "1"
-    if base == "int":
-        return int(raw)
-    if base == "str":
-        return raw
-    if base == "Color":
-        return Color.parse(raw)
-    if base == "Card":
-        return parse_card(raw)
-    if base == "tuple[Card, ...]":
-        return parse_cards(raw)
-    if base == "tuple[int, ...]":
-        return tuple(int(x) for x in raw.split(",") if x != "")
-    if base == "tuple[tuple[Card, ...], ...]":
-        return tuple(parse_cards(h) for h in raw.split("/"))
-    raise MalformedAction(f"cannot read a value of type {tp}")
-
-
-_BY_TAG: dict[str, type[Event]] = {}
-
-
-def register_event(cls: type[Any]) -> type[Any]:
-    """Class decorator: make an event type readable by :meth:`Event.parse`."""
-    _BY_TAG[cls.tag] = cls
-    return cls
+register_event = Event.register
+"""Class decorator: make an UNO (or casino) event type readable by :meth:`Event.parse`."""
 
 
 @register_event

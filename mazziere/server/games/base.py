@@ -12,6 +12,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from mazziere.rng import ShakeRng
+from mazziere.textevents import TextEvent
+
+
+def event_rows(events: list[Any]) -> list[tuple[str, int | None, int | None]]:
+    """Each event once for everybody, or, if it has private fields, in full for its owner and
+    blanked for everybody else (see :class:`Step`)."""
+    rows: list[tuple[str, int | None, int | None]] = []
+    for e in events:
+        assert isinstance(e, TextEvent)
+        owner = getattr(e, e.owner_field) if e.private_fields and e.owner_field else None
+        if owner is None:
+            rows.append((str(e), None, None))
+        else:
+            rows.append((str(e), owner, None))
+            rows.append((str(e.for_seat(None)), None, owner))
+    return rows
 
 
 def new_seed() -> str:

@@ -7,8 +7,7 @@ from typing import Any
 
 from mazziere.casino import CasinoRules, apply, legal_actions, new_round, play_default, view
 from mazziere.casino.round import CasinoRound
-from mazziere.server.games.base import GameSession, Step, seed_rng
-from mazziere.server.games.uno_game import event_rows
+from mazziere.server.games.base import GameSession, Step, event_rows, seed_rng
 from mazziere.uno.events import Event
 
 

@@ -10,9 +10,8 @@ from mazziere.errors import OptionError
 from mazziere.poker import actions as PA
 from mazziere.poker import engine as poker
 from mazziere.poker.bots import LEVELS, find_bot
-from mazziere.poker.events import Event
 from mazziere.poker.options import Rules
-from mazziere.server.games.base import GameSession, Step, bot_random, seed_rng
+from mazziere.server.games.base import GameSession, Step, bot_random, event_rows, seed_rng
 
 HUMAN, COMPUTER = 0, 1
 
@@ -20,19 +19,6 @@ HUMAN, COMPUTER = 0, 1
 def poker_rules(config: dict[str, Any]) -> Rules:
     deck = int(config.get("deck", 52))
     return Rules(deck=deck)
-
-
-def event_rows(events: list[Event]) -> list[tuple[str, int | None, int | None]]:
-    """Private fields (dealt and drawn cards) go to their seat; the others get a copy without."""
-    rows: list[tuple[str, int | None, int | None]] = []
-    for e in events:
-        if e.private_fields:
-            owner = int(getattr(e, "seat"))  # noqa: B009 - every private event has a seat
-            rows.append((str(e), owner, None))
-            rows.append((str(e.for_seat(None)), None, owner))
-        else:
-            rows.append((str(e), None, None))
-    return rows
 
 
 def check_or_fold(legal: list[str]) -> str:

@@ -6,10 +6,9 @@ from dataclasses import fields
 from typing import Any
 
 from mazziere.cards.uno import Card
-from mazziere.server.games.base import GameSession, Step, bot_random, seed_rng
+from mazziere.server.games.base import GameSession, Step, bot_random, event_rows, seed_rng
 from mazziere.uno import Action, Rules, State, apply, find_preset, new_game, view
 from mazziere.uno.bots import find_bot
-from mazziere.uno.events import Event
 from mazziere.uno.view import View
 
 
@@ -22,20 +21,6 @@ def rules_from(preset: str, options: dict[str, Any]) -> Rules:
             tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v
         )
     return rules.with_options(**fixed) if fixed else rules
-
-
-def event_rows(events: list[Event]) -> list[tuple[str, int | None, int | None]]:
-    """Each event once for everybody, or, if it has private fields, in full for its owner
-    and redacted for everybody else."""
-    rows: list[tuple[str, int | None, int | None]] = []
-    for e in events:
-        owner = getattr(e, e.owner_field) if e.owner_field else None
-        if owner is None:
-            rows.append((str(e), None, None))
-        else:
-            rows.append((str(e), owner, None))
-            rows.append((str(e.for_seat(None)), None, owner))
-    return rows
 
 
 def view_json(v: View) -> dict[str, Any]:
