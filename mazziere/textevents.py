@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields, replace
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Self, TypeVar, cast
 
 from mazziere.errors import MalformedAction
 
@@ -27,7 +27,7 @@ class TextEvent:
     registry: ClassVar[dict[str, type[TextEvent]]] = {}
     decoders: ClassVar[dict[str, Callable[[str], Any]]] = {}
 
-    def for_seat(self, seat: int | None) -> TextEvent:
+    def for_seat(self, seat: int | None) -> Self:
         """This event as ``seat`` may see it (``None``: a spectator who sees no hand)."""
         if not self.private_fields:
             return self
@@ -50,7 +50,7 @@ class TextEvent:
         return event
 
     @classmethod
-    def parse(cls, text: str) -> TextEvent:
+    def parse(cls, text: str) -> Self:
         """Read an event of this game from its text form."""
         tag, *pairs = text.strip().split(" ")
         kind = cls.registry.get(tag)
@@ -63,7 +63,7 @@ class TextEvent:
             if name not in types:
                 raise MalformedAction(f"event {tag} has no field {name!r}")
             kwargs[name] = decode(types[name], raw, cls.decoders)
-        return kind(**kwargs)
+        return cast(Self, kind(**kwargs))
 
 
 def encode(v: object) -> str:

@@ -28,17 +28,6 @@ class Event(TextEvent):
     registry: ClassVar[dict[str, type[TextEvent]]] = {}
     decoders: ClassVar[dict[str, Callable[[str], Any]]] = {"tuple[Card, ...]": parse_cards}
 
-    def for_seat(self, seat: int | None) -> Event:
-        out = TextEvent.for_seat(self, seat)
-        assert isinstance(out, Event)
-        return out
-
-    @classmethod
-    def parse(cls, text: str) -> Event:
-        out = super().parse(text)
-        assert isinstance(out, Event)
-        return out
-
 
 _event = Event.register
 

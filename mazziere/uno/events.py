@@ -61,17 +61,6 @@ class Event(TextEvent):
         "tuple[tuple[Card, ...], ...]": lambda raw: tuple(parse_cards(h) for h in raw.split("/")),
     }
 
-    def for_seat(self, seat: int | None) -> Event:
-        out = TextEvent.for_seat(self, seat)
-        assert isinstance(out, Event)
-        return out
-
-    @classmethod
-    def parse(cls, text: str) -> Event:
-        out = super().parse(text)
-        assert isinstance(out, Event)
-        return out
-
 
 register_event = Event.register
 """Class decorator: make an UNO (or casino) event type readable by :meth:`Event.parse`."""
