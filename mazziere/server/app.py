@@ -59,6 +59,8 @@ class NewTable(BaseModel):
 
 class Amount(BaseModel):
     amount: int
+    key: str | None = Field(default=None, min_length=1, max_length=80)
+    """Idempotency key: a retried request with the same key moves money once."""
 
 
 async def current_account(
@@ -225,7 +227,8 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
 
     @app.post("/api/tables/{table_id}/topup")
     async def topup(table_id: int, body: Amount, account: Me) -> dict[str, Any]:
-        credit = await actor(table_id).top_up(account.id, body.amount)
+        key = None if body.key is None else f"topup:{account.id}:{body.key}"
+        credit = await actor(table_id).top_up(account.id, body.amount, key)
         return {"credit": credit}
 
     @app.get("/api/history")

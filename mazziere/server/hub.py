@@ -200,7 +200,8 @@ class Hub:
                 await actor.stake(conn.account, msg.state_no, msg.amount)
                 self._touch(conn)
             elif isinstance(msg, P.TopUp):
-                await actor.top_up(conn.account, msg.amount)
+                key = None if msg.key is None else f"topup:{conn.account}:{msg.key}"
+                await actor.top_up(conn.account, msg.amount, key)
                 self._touch(conn)
         except MazziereError as e:
             await self._error(conn, e.code, e.message, msg.table, actor.state_no)

@@ -66,11 +66,13 @@ class Stake(_Msg):
 
 
 class TopUp(_Msg):
-    """Casino: move cents from the wallet into the table session's credit."""
+    """Casino: move cents from the wallet into the table session's credit. A client that may
+    retry sends a ``key``: the same key never moves money twice."""
 
     type: Literal["topup"]
     table: int
     amount: int
+    key: Annotated[str, Field(min_length=1, max_length=80)] | None = None
 
 
 class Ping(_Msg):

@@ -223,3 +223,26 @@ async def test_poker_deal_against_the_computer_to_its_end(db_url: str, tmp_path:
         await c.wait(lambda m: m["type"] == "table" and m["seat"] is None)
         await c.close()
         await ledger_ok(live)
+
+
+async def test_retried_topup_with_the_same_key_moves_money_once(
+    db_url: str, tmp_path: Path
+) -> None:
+    async with live_server(db_url, tmp_path, demo_credit=10_000) as live:
+        a = await live.signup("rita")
+        table = (await live.post("/api/tables", a["token"], {"game": "casino"})).json()["id"]
+        c = await live.connect(a["token"])
+        await c.send({"type": "join", "table": table})
+        await c.wait(lambda m: m["type"] == "table")
+        for _ in range(3):  # a client retrying the same request
+            await c.send({"type": "topup", "table": table, "amount": 2_500, "key": "retry-1"})
+        await c.send({"type": "ping"})
+        await c.wait(lambda m: m["type"] == "pong")
+        r = await live.post(
+            f"/api/tables/{table}/topup", a["token"], {"amount": 2_500, "key": "retry-1"}
+        )
+        assert r.status_code == 200 and r.json()["credit"] == 2_500
+        me = await live.get("/api/me", a["token"])
+        assert me["balance"] == 7_500
+        await ledger_ok(live)
+        await c.close()
