@@ -633,8 +633,10 @@ def rules_and_players(draw: st.DrawFn) -> tuple[Rules, int]:
     opts["zero_gives_four"] = zero == "gives_four"
     shape = draw(st.sampled_from(("any", "teams", "victory_points")))
     if shape == "any":
-        # hand_size * players must leave a card to turn (see the report: larger deals crash)
-        players = draw(st.integers(2, min(10, 100 // opts["hand_size"])))
+        # the deal must leave a first card to turn: at most 75 cards with redraw_non_number,
+        # 103 otherwise (Rules.check_players refuses larger deals with deal_too_large)
+        cap = 75 if opts.get("first_card") == "redraw_non_number" else 100
+        players = draw(st.integers(2, min(10, cap // opts["hand_size"])))
     else:
         players = 4
         opts[shape] = True
