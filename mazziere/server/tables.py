@@ -225,8 +225,14 @@ class TableActor:
             await self._begin_hand(game, seed)
 
     async def _begin_hand(
-        self, game: GameSession, seed: str, moves: list[tuple[str, int]] | None = None
+        self,
+        game: GameSession,
+        seed: str,
+        moves: list[tuple[str, int]] | None = None,
+        credit_after: int | None = None,
     ) -> None:
+        """Open the hand record (and move the stake) in one transaction; the actor takes the
+        new hand and the credit after the stake only once it committed."""
         async with self.srv.db.write() as db:
             hand = await open_hand(db, self.id, self.game, seed, game.setup, self._players())
             if moves:
@@ -235,6 +241,8 @@ class TableActor:
             if row is not None:
                 row.status = "playing"
         self.session, self.hand_id, self.seq = game, hand.id, 0
+        if credit_after is not None:
+            self.credit = credit_after
         self.status = "playing"
         self.state_no += 1
         self._note(f"hand {hand.id} starts (seed commitment {game_commitment(seed)[:12]})")
@@ -268,32 +276,24 @@ class TableActor:
         """Apply moves (refused ones raise, changing nothing), then the bots; store it all in
         one transaction with the money it moves."""
         assert self.session is not None and self.hand_id is not None
-        before = copy.copy(self.session)
-        steps: list[Step] = []
-        try:
-            for seat, action, actor in moves:
-                steps.append(self.session.apply(seat, action, actor))
-            steps.extend(self._bot_steps())
-            await self._store(steps)
-        except BaseException:
-            self.session = before
-            raise
-        self._after_steps(steps)
+        work = copy.copy(self.session)  # the actor's game changes only after the commit
+        steps = [work.apply(seat, action, actor) for seat, action, actor in moves]
+        steps.extend(self._bot_steps(work))
+        await self._commit(work, steps)
 
-    def _bot_steps(self) -> list[Step]:
-        assert self.session is not None
+    def _bot_steps(self, work: GameSession) -> list[Step]:
         steps: list[Step] = []
         for _ in range(MAX_BOT_STEPS):
-            if self.session.is_over:
+            if work.is_over:
                 break
             moved = False
-            order = self.session.deciders() + list(range(len(self.seats)))
+            order = work.deciders() + list(range(len(self.seats)))
             for seat in dict.fromkeys(order):
                 if self.seats[seat].bot is None:
                     continue
-                move = self.session.bot_move(seat)
+                move = work.bot_move(seat)
                 if move is not None:
-                    steps.append(self.session.apply(seat, move, "bot"))
+                    steps.append(work.apply(seat, move, "bot"))
                     moved = True
                     break
             if not moved:
@@ -302,46 +302,46 @@ class TableActor:
 
     async def _run_bots_and_store(self) -> None:
         assert self.session is not None
-        before = copy.copy(self.session)
-        try:
-            steps = self._bot_steps()
-            if steps:
-                await self._store(steps)
-        except BaseException:
-            self.session = before
-            raise
-        self._after_steps(steps)
+        work = copy.copy(self.session)
+        steps = self._bot_steps(work)
+        if steps:
+            await self._commit(work, steps)
+        else:
+            self._after_steps(steps)
 
-    async def _store(self, steps: list[Step]) -> None:
-        assert self.session is not None and self.hand_id is not None
+    async def _commit(self, work: GameSession, steps: list[Step]) -> None:
+        """Store ``steps`` (applied to ``work``, a copy of the actor's game) in one transaction
+        with the money they move; only once it committed does the actor take ``work`` as its
+        game, the new sequence number and the credit (a failure leaves the actor as it was)."""
+        assert self.hand_id is not None
         seq = self.seq
         paid = 0
         async with self.srv.db.write() as db:
             await record_steps(db, self.hand_id, seq + 1, steps)
             seq += len(steps)
-            if self.session.is_over:
-                result = self.session.result()
+            if work.is_over:
+                result = work.result()
                 await close_hand(db, self.hand_id, result)
-                if isinstance(self.session, CasinoGame) and self.casino_session is not None:
-                    payout = int(result.get("payout", 0))
-                    paid = payout
-                    if payout:
+                if self.casino_session is not None and "payout" in result:
+                    paid = int(result.get("payout", 0))
+                    if paid:
                         await ledger.post(
                             db,
                             f"payout:{self.hand_id}",
                             "payout",
                             f"hand:{self.hand_id}",
                             [
-                                (ledger.HOUSE, -payout),
-                                (ledger.casino_book(self.casino_session), payout),
+                                (ledger.HOUSE, -paid),
+                                (ledger.casino_book(self.casino_session), paid),
                             ],
                         )
                 await db.execute(
                     update(GameTable).where(GameTable.id == self.id).values(status="open")
                 )
-        self.seq = seq
+        self.session, self.seq = work, seq
         if paid and self.credit is not None:
             self.credit += paid
+        self._after_steps(steps)
 
     def _after_steps(self, steps: list[Step]) -> None:
         assert self.session is not None
@@ -369,24 +369,24 @@ class TableActor:
                 raise TableError("sit at the table first", "not_seated")
             if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
                 raise TableError("a top-up is a positive number of cents", "bad_amount")
+            sid = self.casino_session
             async with self.srv.db.write() as db:
-                if self.casino_session is None:
+                if sid is None:  # the first top-up opens the session, in the same transaction
                     cs = CasinoSession(account_id=account, table_id=self.id)
                     db.add(cs)
                     await db.flush()
-                    self.casino_session = cs.id
+                    sid = cs.id
                 await ledger.post(
                     db,
-                    key or f"topup:{self.casino_session}:{uuid.uuid4().hex}",
+                    key or f"topup:{sid}:{uuid.uuid4().hex}",
                     "topup",
-                    f"casino:{self.casino_session}",
-                    [
-                        (ledger.wallet(account), -amount),
-                        (ledger.casino_book(self.casino_session), amount),
-                    ],
+                    f"casino:{sid}",
+                    [(ledger.wallet(account), -amount), (ledger.casino_book(sid), amount)],
                 )
-                credit = await ledger.balance(db, ledger.casino_book(self.casino_session))
-            self.credit = credit
+                credit = await ledger.balance(db, ledger.casino_book(sid))
+            # committed: only now does the table hold the session (a refused first top-up
+            # rolled its row back, and its id may be given to another session)
+            self.casino_session, self.credit = sid, credit
             self.state_no += 1
             await self._broadcast()
             return credit
@@ -410,14 +410,12 @@ class TableActor:
             # a bad stake raises StakeError here, before any money moves
             game = CasinoGame(self.config, amount, seed, credit)
             book = ledger.casino_book(self.casino_session)
-            self.credit = credit - game.stake  # shown in the update _begin_hand sends
-            try:
-                await self._begin_hand(
-                    game, seed, [(book, -game.stake), (ledger.HOUSE, game.stake)]
-                )
-            except BaseException:
-                self.credit = credit
-                raise
+            await self._begin_hand(
+                game,
+                seed,
+                [(book, -game.stake), (ledger.HOUSE, game.stake)],
+                credit_after=credit - game.stake,
+            )
 
     async def _finish_by_default(self) -> None:
         """Complete the hand in progress with the default strategy (casino, 000)."""
@@ -426,14 +424,8 @@ class TableActor:
             if self.session.is_over:
                 break
             seat = self.session.deciders()[0]
-            before = copy.copy(self.session)
-            try:
-                step = self.session.timeout(seat)
-                await self._store([step])
-            except BaseException:
-                self.session = before
-                raise
-            self._after_steps([step])
+            work = copy.copy(self.session)
+            await self._commit(work, [work.timeout(seat)])
 
     async def _close_casino_session(self, why: str) -> None:
         if self.casino_session is None:
@@ -485,15 +477,9 @@ class TableActor:
                 return
             if seat not in self.session.deciders():
                 return
-            before = copy.copy(self.session)
-            try:
-                step = self.session.timeout(seat)
-                steps = [step, *self._bot_steps()]
-                await self._store(steps)
-            except BaseException:
-                self.session = before
-                raise
-            self._after_steps(steps)
+            work = copy.copy(self.session)
+            step = work.timeout(seat)
+            await self._commit(work, [step, *self._bot_steps(work)])
             info = self.seats[seat]
             info.pending.append(f"auto_played seat={seat}")
             await self._broadcast()
