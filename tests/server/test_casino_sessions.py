@@ -29,8 +29,10 @@ async def _top_up(c: Client, table: int, amount: int) -> dict[str, object]:
     n = len(c.messages)
     await c.send({"type": "topup", "table": table, "amount": amount})
     return await c.wait(
-        lambda m: (m["type"] == "error" and m.get("table") == table)
-        or (m["type"] == "table" and m["table"] == table and m["view"] is not None),
+        lambda m: (
+            (m["type"] == "error" and m.get("table") == table)
+            or (m["type"] == "table" and m["table"] == table and m["view"] is not None)
+        ),
         start=n,
     )
 

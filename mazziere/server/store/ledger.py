@@ -16,7 +16,14 @@ from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.errors import MazziereError
-from mazziere.server.store.models import Balance, LedgerEntry, LedgerTxn
+from mazziere.server.store.models import (
+    Account,
+    Balance,
+    CasinoSession,
+    GameTable,
+    LedgerEntry,
+    LedgerTxn,
+)
 
 MINT = "mint"
 HOUSE = "house"
@@ -124,7 +131,8 @@ class LedgerReport:
 
 async def check(db: AsyncSession) -> LedgerReport:
     """Reconcile: every transaction sums to zero, every book's balance equals the sum of its
-    entries, no bounded book is negative, and all balances sum to zero."""
+    entries, no bounded book is negative, and all balances sum to zero; then the owners of the
+    books (:func:`check_owners`)."""
     rep = LedgerReport()
     rep.transactions = int(await db.scalar(select(func.count(LedgerTxn.id))) or 0)
     rep.entries = int(await db.scalar(select(func.count(LedgerEntry.id))) or 0)
@@ -157,4 +165,76 @@ async def check(db: AsyncSession) -> LedgerReport:
         rep.problems.append(f"all balances sum to {rep.total}, not 0: money was created or lost")
     rep.issued = -int(balances.get(MINT, 0))
     rep.house = int(balances.get(HOUSE, 0))
+    rep.problems.extend(await check_owners(db, sorted(set(sums) | set(balances)), balances))
     return rep
+
+
+def _owner_id(book: str, prefix: str) -> int | None:
+    tail = book.removeprefix(prefix)
+    return int(tail) if tail != book and tail.isdigit() else None
+
+
+async def check_owners(db: AsyncSession, books: list[str], balances: dict[str, int]) -> list[str]:
+    """Every book belongs to a row that exists, and every casino session to one player:
+
+    - a ``wallet:<n>`` book needs account ``n``; a ``casino:<n>`` book needs casino session
+      ``n`` (a session whose row was rolled back but whose id was kept would leave money in a
+      book nobody owns); any other book than ``mint`` and ``house`` is unknown;
+    - money moves between a session's book and a wallet only of the session's owner (else two
+      players share one credit), and a table holds at most one open session;
+    - a closed session's book is empty; an open session's table exists and is not closed.
+    """
+    problems: list[str] = []
+    accounts = set((await db.scalars(select(Account.id))).all())
+    sessions = {s.id: s for s in (await db.scalars(select(CasinoSession))).all()}
+    tables = dict((await db.execute(select(GameTable.id, GameTable.status))).all())
+    for book in books:
+        if book in UNBOUNDED:
+            continue
+        if (n := _owner_id(book, "wallet:")) is not None:
+            if n not in accounts:
+                problems.append(f"{book}: ledger account without owner (account {n} missing)")
+        elif (n := _owner_id(book, "casino:")) is not None:
+            if n not in sessions:
+                problems.append(
+                    f"{book}: ledger account without owner (casino session {n} missing)"
+                )
+        else:
+            problems.append(f"{book}: unknown ledger account")
+    w, c = LedgerEntry.__table__.alias("w"), LedgerEntry.__table__.alias("c")
+    pairs = (
+        await db.execute(
+            select(w.c.book, c.c.book, w.c.txn_id)
+            .join(c, c.c.txn_id == w.c.txn_id)
+            .where(w.c.book.like("wallet:%"), c.c.book.like("casino:%"))
+            .order_by(w.c.txn_id)
+        )
+    ).all()
+    shared: set[tuple[str, str]] = set()
+    for wallet_book, casino, txn in pairs:
+        sid, acc = _owner_id(casino, "casino:"), _owner_id(wallet_book, "wallet:")
+        cs = sessions.get(sid) if sid is not None else None
+        if cs is not None and acc != cs.account_id and (wallet_book, casino) not in shared:
+            shared.add((wallet_book, casino))
+            problems.append(
+                f"{casino}: casino session {sid} of account {cs.account_id} shares its "
+                f"ledger account with {wallet_book} (transaction {txn})"
+            )
+    open_by_table: dict[int, list[int]] = {}
+    for cs in sessions.values():
+        rest = int(balances.get(casino_book(cs.id), 0))
+        if cs.status == "open":
+            open_by_table.setdefault(cs.table_id, []).append(cs.id)
+            if cs.table_id not in tables:
+                problems.append(f"casino session {cs.id} is open but table {cs.table_id} is gone")
+            elif tables[cs.table_id] == "closed":
+                problems.append(f"casino session {cs.id} is open but table {cs.table_id} is closed")
+        elif rest != 0:
+            problems.append(f"casino session {cs.id} is {cs.status} but its book holds {rest}")
+    for table, ids in sorted(open_by_table.items()):
+        if len(ids) > 1:
+            listed = ", ".join(str(i) for i in sorted(ids))
+            problems.append(
+                f"table {table} has {len(ids)} open casino sessions ({listed}) sharing its credit"
+            )
+    return problems
