@@ -301,7 +301,7 @@ class Bot:
         while True:
             try:
                 async with connect(
-                    f"{ws_base}/ws?token={self.acc.token}",
+                    f"{ws_base}/ws",
                     max_size=2**22,
                     open_timeout=60,
                     ping_interval=20,
@@ -340,7 +340,9 @@ class Bot:
         self.pending = None
 
     async def _open(self, ws: ClientConnection) -> None:
-        """The hello, then join (or rejoin the held seat) until the table's view arrives."""
+        """Log in (the first message), the hello, then join (or rejoin the held seat) until the
+        table's view arrives."""
+        await ws.send(json.dumps({"v": 1, "type": "auth", "token": self.acc.token}))
         first = await self._recv(ws, 60)
         if first.get("type") != "hello":
             raise RuntimeError(f"no hello: {first.get('type')} {first.get('code')}")

@@ -9,20 +9,23 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import desc, select
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mazziere.errors import MazziereError
 from mazziere.server.context import Server, Settings
 from mazziere.server.games import GAMES
 from mazziere.server.hub import Close
 from mazziere.server.store import accounts, ledger
-from mazziere.server.store.accounts import AuthError
+from mazziere.server.store.accounts import AuthError, PolicyError, UsernameTaken
 from mazziere.server.store.models import (
     Account,
     CasinoSession,
@@ -34,16 +37,24 @@ from mazziere.server.store.models import (
     LedgerTxn,
 )
 from mazziere.server.tables import TableActor, TableError, new_table_config
+from mazziere.server.throttle import LoginThrottle, Throttled
 
 WEB = Path(__file__).resolve().parent / "web"
 
 
-class Credentials(BaseModel):
+class _Body(BaseModel):
+    """Request bodies are strict: an integer field takes a JSON integer only (not "500",
+    500.0, 1e3 or true), unknown fields are refused; a refusal is 422 ``malformed``."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class Credentials(_Body):
     username: str = Field(min_length=1, max_length=64)
     password: str = Field(min_length=1, max_length=256)
 
 
-class NewTable(BaseModel):
+class NewTable(_Body):
     game: str
     name: str = Field(default="", max_length=80)
     preset: str | None = None
@@ -57,20 +68,74 @@ class NewTable(BaseModel):
     deck: int | None = None
 
 
-class Amount(BaseModel):
+class Amount(_Body):
     amount: int
     key: str | None = Field(default=None, min_length=1, max_length=80)
     """Idempotency key: a retried request with the same key moves money once."""
 
 
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        b"frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+"""On every HTTP response (pages, static files, API): no inline script, no framing."""
+
+
+class SecurityHeaders:
+    """Pure ASGI middleware adding :data:`SECURITY_HEADERS` (no per-request task, unlike
+    ``BaseHTTPMiddleware``; WebSockets pass untouched)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+STATUS = {
+    "not_logged_in": 401,
+    "bad_token": 401,
+    "token_expired": 401,
+    "bad_credentials": 401,
+    "username_taken": 409,
+    "too_many_attempts": 429,
+}
+
+
+def bearer(authorization: str | None) -> str | None:
+    return (authorization or "").removeprefix("Bearer ").strip() or None
+
+
 async def current_account(
     request: Request, authorization: Annotated[str | None, Header()] = None
 ) -> Account:
-    """The account of the request's ``Authorization: Bearer <token>``."""
+    """The account of the request's ``Authorization: Bearer <token>``, if that login session
+    is live; a use is recorded at most once a minute (it extends the idle lifetime)."""
     server: Server = request.app.state.server
-    token = (authorization or "").removeprefix("Bearer ").strip() or None
+    now = datetime.now(UTC)
     async with server.db.session() as db:
-        return await accounts.authenticate(db, token)
+        acc, row = await accounts.authenticate_token(db, bearer(authorization), server.tokens, now)
+    if accounts.needs_touch(row, server.tokens, now):
+        async with server.db.write() as db:
+            await accounts.touch(db, row.token_hash, now)
+    return acc
 
 
 Me = Annotated[Account, Depends(current_account)]
@@ -89,14 +154,55 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         server.accepting = False
         await server.db.close()
 
-    app = FastAPI(title="mazziere", lifespan=lifespan)
+    docs = server.settings.api_docs
+    app = FastAPI(
+        title="mazziere",
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if docs else None,
+    )
     app.state.server = server
+    app.add_middleware(SecurityHeaders)
+    throttle = LoginThrottle(
+        server.settings.login_limit_account,
+        server.settings.login_limit_address,
+        server.settings.rate_limit_storage,
+    )
 
     @app.exception_handler(MazziereError)
     async def _typed_error(_: Request, exc: MazziereError) -> JSONResponse:
         server.metrics.errors.labels(exc.code).inc()
-        status = 401 if isinstance(exc, AuthError) else 400
-        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
+        status = STATUS.get(exc.code, 400)
+        if isinstance(exc, PolicyError):
+            status = 422
+        elif isinstance(exc, UsernameTaken):
+            status = 409
+        elif isinstance(exc, AuthError):
+            status = STATUS.get(exc.code, 401)
+        headers = {}
+        if isinstance(exc, Throttled):
+            headers["Retry-After"] = str(exc.retry_after)
+        return JSONResponse(
+            {"code": exc.code, "message": exc.message}, status_code=status, headers=headers
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def _malformed(_: Request, exc: RequestValidationError) -> JSONResponse:
+        server.metrics.errors.labels("malformed").inc()
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return JSONResponse(
+            {
+                "code": "malformed",
+                "message": f"{where}: {first.get('msg', 'invalid')}",
+                "detail": [
+                    {"loc": list(e.get("loc", ())), "msg": e.get("msg", "")} for e in errors
+                ],
+            },
+            status_code=422,
+        )
 
     def actor(table_id: int) -> TableActor:
         a = server.tables.get(table_id)
@@ -111,31 +217,65 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         return JSONResponse({"status": "ok", "tables": len(server.tables)})
 
     @app.get("/metrics")
-    async def metrics() -> Response:
+    async def metrics(
+        request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> Response:
+        s = server.settings
+        host = request.client.host if request.client else ""
+        allowed = (
+            s.metrics_public
+            or host in ("127.0.0.1", "::1", "localhost")
+            or (s.metrics_token is not None and bearer(authorization) == s.metrics_token)
+        )
+        if not allowed:
+            return JSONResponse(
+                {"code": "forbidden", "message": "metrics are served to loopback or with a token"},
+                status_code=403,
+            )
         server.metrics.tables_open.set(len(server.tables))
         return Response(server.metrics.render(), media_type="text/plain; version=0.0.4")
 
     @app.post("/api/signup")
     async def signup(body: Credentials) -> dict[str, Any]:
-        async with server.db.write() as db:
-            acc = await accounts.sign_up(
-                db, body.username, body.password, server.settings.demo_credit, server.hasher
+        """422 for a name or password the policy refuses, 409 for a taken name."""
+        digest = await accounts.hash_new_password(body.username, body.password, server.hasher)
+        async with server.db.write() as db:  # the hash is made before the write opens
+            acc = await accounts.create_account(
+                db, body.username, digest, server.settings.demo_credit
             )
-        async with server.db.write() as db:
-            _, token = await accounts.log_in(db, body.username, body.password, server.hasher)
+            token, _ = await accounts.open_session(db, acc)
         return {"account": acc.id, "username": acc.username, "token": token}
 
     @app.post("/api/login")
-    async def login(body: Credentials) -> dict[str, Any]:
+    async def login(body: Credentials, request: Request) -> dict[str, Any]:
+        """401 for a wrong name or password (an unknown name costs the same time), 429 with
+        ``Retry-After`` after too many failures for the account or the address. A login ends
+        the account's other sessions: their tokens are revoked, their sockets closed."""
+        address = request.client.host if request.client else "?"
+        await throttle.check(body.username, address)
+        async with server.db.session() as db:
+            acc = await accounts.find_account(db, body.username)
+        if not await server.verifier.verify(acc, body.password) or acc is None:
+            await throttle.failed(body.username, address)
+            raise AuthError("wrong username or password", "bad_credentials")
+        await throttle.succeeded(body.username)
         async with server.db.write() as db:
-            acc, token = await accounts.log_in(db, body.username, body.password, server.hasher)
+            token, revoked = await accounts.open_session(db, acc)
+        await server.hub.end_sessions(
+            revoked, Close.REPLACED, "this account logged in elsewhere: this session has ended"
+        )
         return {"account": acc.id, "username": acc.username, "token": token}
 
     @app.post("/api/logout")
     async def logout(authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        token = (authorization or "").removeprefix("Bearer ").strip()
+        """Revoke the token and close every socket opened with it (4005)."""
+        token = bearer(authorization)
+        if token is None:
+            raise AuthError("log in first", "not_logged_in")
         async with server.db.write() as db:
-            await accounts.log_out(db, token)
+            revoked = await accounts.log_out(db, token)
+        if revoked is not None:
+            await server.hub.end_sessions([revoked], Close.LOGGED_OUT, "you logged out")
         return {"ok": True}
 
     @app.get("/api/me")
@@ -314,18 +454,10 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         }
 
     @app.websocket("/ws")
-    async def ws(websocket: WebSocket, token: str | None = None) -> None:
+    async def ws(websocket: WebSocket) -> None:
+        """One socket per player; its first message is ``auth`` with the token."""
         await websocket.accept()
-        try:
-            async with server.db.session() as db:
-                account = await accounts.authenticate(db, token)
-        except AuthError as e:
-            await websocket.send_json(
-                {"type": "error", "code": e.code, "message": e.message, "v": 1}
-            )
-            await websocket.close(code=Close.UNAUTHORIZED, reason="log in first")
-            return
-        await server.hub.serve(websocket, account.id, account.username)
+        await server.hub.serve(websocket)
 
     if WEB.exists():
         from fastapi.staticfiles import StaticFiles

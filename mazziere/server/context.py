@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from mazziere.server.clock import Clock, RealClock
 from mazziere.server.metrics import Metrics
+from mazziere.server.store.accounts import TokenPolicy
 from mazziere.server.store.db import Database, sqlite_url
 
 if TYPE_CHECKING:
@@ -33,6 +34,36 @@ class Settings:
     inactivity_warning_seconds: float = 60.0
     """How long before the disconnection the warning comes."""
     max_messages_per_second: float = 20.0
+    """Messages a connection may send per second; more get one ``rate_limited`` error, then
+    are dropped, and a connection still over the limit after ``flood_grace_seconds`` is
+    closed with 1008."""
+    flood_grace_seconds: float = 2.0
+    auth_seconds: float = 10.0
+    """A new connection must send ``auth`` within this long (else closed, 4003)."""
+    silent_seconds: float = 90.0
+    """A connection that sends nothing for this long is closed (4007); clients ping every
+    25 s."""
+    ws_ping_seconds: float = 20.0
+    """WebSocket ping interval (and pong timeout): dead peers are found and dropped."""
+    ws_max_bytes: int = 65536
+    """Transport limit of one WebSocket message; a larger one closes the socket with 1009."""
+    token_idle_seconds: float = 3600.0
+    """A login session unused this long expires (1 hour)."""
+    token_absolute_seconds: float = 12 * 3600.0
+    """A login session expires this long after the login whatever its use (12 hours)."""
+    login_limit_account: str = "5 per 5 minutes"
+    """Failed logins allowed per account (``limits`` notation); more get 429."""
+    login_limit_address: str = "30 per 5 minutes"
+    """Failed logins allowed per client address; more get 429."""
+    rate_limit_storage: str = "memory://"
+    """Where login counters live (``limits`` storage URL; ``redis://...`` for several
+    processes)."""
+    api_docs: bool = False
+    """Serve ``/docs`` and ``/openapi.json`` (off in production)."""
+    metrics_token: str | None = None
+    """If set, ``/metrics`` also answers remote callers that send ``Bearer <token>``."""
+    metrics_public: bool = False
+    """Serve ``/metrics`` to anyone (default: loopback callers, or the metrics token)."""
     argon2_time_cost: int = 3
     """Argon2 iterations for new password hashes."""
     argon2_memory_kib: int = 65536
@@ -40,6 +71,9 @@ class Settings:
 
     def url(self) -> str:
         return self.database_url or sqlite_url(self.data_dir)
+
+    def token_policy(self) -> TokenPolicy:
+        return TokenPolicy(idle=self.token_idle_seconds, absolute=self.token_absolute_seconds)
 
 
 class Server:
@@ -56,9 +90,11 @@ class Server:
         self.tables: dict[int, TableActor] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.accepting = False
-        from mazziere.server.store.accounts import make_hasher
+        from mazziere.server.store.accounts import Verifier, make_hasher
 
         self.hasher = make_hasher(settings.argon2_time_cost, settings.argon2_memory_kib)
+        self.verifier = Verifier(self.hasher)
+        self.tokens = settings.token_policy()
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Run a background job; :meth:`idle` waits for all of them (tests)."""

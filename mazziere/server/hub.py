@@ -1,14 +1,20 @@
-"""Connections: one WebSocket per account (a second one closes the first, with a named close
-code and a message), inactivity warning and disconnection, message validation and rate
-limits, and dispatch of client messages to table actors."""
+"""Connections: authentication by the first message, one WebSocket per account (a second one
+closes the first, with a named close code and a message), token revocation and expiry reaching
+open sockets, inactivity warning and disconnection, frame validation, rate limits with a
+flood cut-off, silent-socket time-outs, and dispatch of client messages to table actors.
+
+Transport timers (authentication, silence, flood grace, token expiry) run on the event loop's
+real time; game timers (inactivity, seats, decisions) on the server's clock, which tests drive.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -16,6 +22,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from mazziere.errors import MazziereError
 from mazziere.server import protocol as P
 from mazziere.server.clock import Timer
+from mazziere.server.store import accounts
+from mazziere.server.store.accounts import AuthError
 
 if TYPE_CHECKING:
     from mazziere.server.context import Server
@@ -23,31 +31,64 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mazziere.server")
 
+MAX_OUTBOX = 2000
+"""Messages waiting for a client that does not read; past this it is cut off (1008)."""
+
 
 class Close:
     """WebSocket close codes (4000-4999 are the application's)."""
 
     NORMAL = 1000
+    POLICY = 1008
+    """Kept sending while rate-limited, or stopped reading its messages."""
+    TOO_BIG = 1009
+    """A message above the transport limit (sent by the WebSocket layer)."""
     REPLACED = 4001
-    """Another connection of the same account took over."""
+    """Another connection or login of the same account took over."""
     INACTIVE = 4002
     """No game action for the inactivity limit (000: 20 minutes)."""
     UNAUTHORIZED = 4003
-    """No valid session token."""
+    """No valid session token (or none sent in time)."""
     SHUTDOWN = 4004
+    LOGGED_OUT = 4005
+    """The session was ended by a logout."""
+    EXPIRED = 4006
+    """The session token expired (idle or absolute lifetime) or was revoked."""
+    SILENT = 4007
+    """Nothing received for too long (clients ping every 25 seconds)."""
 
 
-@dataclass
+NOTICE_KIND = {
+    Close.REPLACED: "replaced",
+    Close.INACTIVE: "inactivity",
+    Close.LOGGED_OUT: "logged_out",
+    Close.EXPIRED: "expired",
+    Close.SILENT: "silent",
+    Close.POLICY: "rate_limited",
+}
+
+
+@dataclass(eq=False)
 class Connection:
     account: int
     username: str
     ws: WebSocket
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    token_hash: str
+    outbox: asyncio.Queue[P.ServerMessage | dict[str, Any] | None] = field(
+        default_factory=asyncio.Queue
+    )
     closed: bool = False
     warn_timer: Timer | None = None
     kick_timer: Timer | None = None
     window_start: float = 0.0
     window_count: int = 0
+    window_over: bool = False
+    limited_since: float | None = None
+    last_frame: float = 0.0
+    last_touch: float = 0.0
+    transport_timers: list[asyncio.TimerHandle] = field(default_factory=list)
+    writer: asyncio.Task[None] | None = None
+    flooding: bool = False
 
 
 class Hub:
@@ -55,28 +96,55 @@ class Hub:
         self.srv = srv
         self.conns: dict[int, Connection] = {}
 
-    async def send(self, account: int, message: dict[str, Any]) -> None:
+    async def send(self, account: int, message: P.ServerMessage | dict[str, Any]) -> None:
         conn = self.conns.get(account)
         if conn is not None and not conn.closed:
+            if conn.outbox.qsize() >= MAX_OUTBOX:
+                self.srv.spawn(self._close(conn, Close.POLICY, "not reading its messages"))
+                return
             conn.outbox.put_nowait(message)
 
     def tables_of(self, account: int) -> list[int]:
         return [t.id for t in self.srv.tables.values() if t.seat_of(account) is not None]
 
+    # -------------------------------------------------------------------- sessions
+    async def end_sessions(self, token_hashes: Iterable[str], code: int, why: str) -> int:
+        """Close every connection opened with one of ``token_hashes`` (their tokens were just
+        revoked); returns how many were closed."""
+        hashes = set(token_hashes)
+        victims = [c for c in self.conns.values() if c.token_hash in hashes]
+        for conn in victims:
+            await self._close(conn, code, why)
+        return len(victims)
+
     # -------------------------------------------------------------------- connection life
-    async def serve(self, ws: WebSocket, account: int, username: str) -> None:
+    async def serve(self, ws: WebSocket) -> None:
+        """Run one accepted WebSocket: authenticate its first message, then take messages
+        until it closes."""
+        if "token" in ws.query_params:
+            await self._refuse(
+                ws,
+                "token_in_url",
+                "send the token in the first message ({'type': 'auth'}), not in the URL",
+            )
+            return
+        got = await self._authenticate(ws)
+        if got is None:
+            return
+        account, username, hash_, ends_at = got
         old = self.conns.get(account)
-        conn = Connection(account, username, ws)
+        conn = Connection(account, username, ws, hash_)
+        loop = asyncio.get_running_loop()
+        conn.last_frame = conn.last_touch = loop.time()
         self.conns[account] = conn
         if old is not None:
             await self._close(old, Close.REPLACED, "another login of this account took over")
         self.srv.metrics.players_connected.set(len(self.conns))
-        writer = asyncio.create_task(self._writer(conn))
+        conn.writer = asyncio.create_task(self._writer(conn))
+        self._watch_token(conn, ends_at)
+        self._watch_silence(conn)
         await self.send(
-            account,
-            P.Hello(
-                account=account, username=username, tables=self.tables_of(account)
-            ).model_dump(),
+            account, P.Hello(account=account, username=username, tables=self.tables_of(account))
         )
         self._touch(conn)
         for table_id in self.tables_of(account):
@@ -84,14 +152,107 @@ class Hub:
             with contextlib.suppress(MazziereError):
                 await actor.join(account, username)  # reconnect: the seat was held
         try:
-            while True:
-                raw = await ws.receive_text()
-                await self._handle(conn, raw)
+            while not conn.closed:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                conn.last_frame = loop.time()
+                if not self._rate_ok(conn):
+                    if conn.flooding:
+                        self.srv.metrics.errors.labels("flood_closed").inc()
+                        conn.closed = True
+                        await self._shut(conn, Close.POLICY, "kept sending while rate-limited")
+                        break
+                    continue
+                text = frame.get("text")
+                if text is None:
+                    await self._error(
+                        conn, "malformed", "binary frames are not part of the protocol: send text"
+                    )
+                    continue
+                await self._handle(conn, text)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             await self._drop(conn)
-            writer.cancel()
+            conn.outbox.put_nowait(None)
+            await self._flush(conn)
+
+    async def _refuse(self, ws: WebSocket, code: str, why: str) -> None:
+        with contextlib.suppress(Exception):
+            await ws.send_text(P.encode(P.Error(code=code, message=why)).decode())
+            await ws.close(code=Close.UNAUTHORIZED, reason=why[:120])
+
+    async def _authenticate(self, ws: WebSocket) -> tuple[int, str, str, datetime] | None:
+        """The first frame must be ``auth`` with a live token, within ``auth_seconds``."""
+        try:
+            frame = await asyncio.wait_for(ws.receive(), self.srv.settings.auth_seconds)
+        except TimeoutError:
+            await self._refuse(
+                ws, "not_logged_in", f"no auth message within {self.srv.settings.auth_seconds:g} s"
+            )
+            return None
+        except (WebSocketDisconnect, RuntimeError):
+            return None
+        if frame["type"] == "websocket.disconnect":
+            return None
+        try:
+            msg = P.parse_client(frame.get("text") or frame.get("bytes") or b"")
+        except P.ProtocolError as e:
+            await self._refuse(ws, e.code, e.message)
+            return None
+        if not isinstance(msg, P.Auth):
+            await self._refuse(ws, "not_logged_in", "the first message is auth with the token")
+            return None
+        try:
+            async with self.srv.db.session() as db:
+                acc, row = await accounts.authenticate_token(db, msg.token, self.srv.tokens)
+        except AuthError as e:
+            self.srv.metrics.errors.labels(e.code).inc()
+            await self._refuse(ws, e.code, e.message)
+            return None
+        return acc.id, acc.username, row.token_hash, self.srv.tokens.ends_at(row)
+
+    def _watch_token(self, conn: Connection, ends_at: datetime) -> None:
+        """At the moment the token would expire, look again: used meanwhile (REST), it lives
+        on; expired or revoked, the socket closes (4006)."""
+        delay = max(0.0, (ends_at - datetime.now(UTC)).total_seconds()) + 0.05
+        loop = asyncio.get_running_loop()
+        conn.transport_timers.append(
+            loop.call_later(delay, lambda: self.srv.spawn(self._recheck_token(conn)))
+        )
+
+    async def _recheck_token(self, conn: Connection) -> None:
+        if conn.closed:
+            return
+        async with self.srv.db.session() as db:
+            from mazziere.server.store.models import AuthToken
+
+            row = await db.get(AuthToken, conn.token_hash)
+        policy = self.srv.tokens
+        if row is None or row.revoked_at is not None:
+            await self._close(conn, Close.EXPIRED, "this session has ended: log in again")
+        elif policy.ends_at(row) <= datetime.now(UTC):
+            await self._close(conn, Close.EXPIRED, "this session expired: log in again")
+        else:
+            self._watch_token(conn, policy.ends_at(row))
+
+    def _watch_silence(self, conn: Connection) -> None:
+        limit = self.srv.settings.silent_seconds
+        loop = asyncio.get_running_loop()
+
+        def check() -> None:
+            if conn.closed:
+                return
+            quiet = loop.time() - conn.last_frame
+            if quiet >= limit:
+                self.srv.spawn(
+                    self._close(conn, Close.SILENT, f"nothing received for {limit:g} seconds")
+                )
+            else:
+                conn.transport_timers.append(loop.call_later(limit - quiet, check))
+
+        conn.transport_timers.append(loop.call_later(limit, check))
 
     async def _writer(self, conn: Connection) -> None:
         while True:
@@ -99,25 +260,40 @@ class Hub:
             if msg is None:
                 return
             try:
-                await conn.ws.send_text(json.dumps(msg, separators=(",", ":")))
+                await conn.ws.send_text(P.encode(msg).decode())
             except Exception:
                 return
 
     async def _close(self, conn: Connection, code: int, why: str) -> None:
         if conn.closed:
             return
-        kind = {Close.REPLACED: "replaced", Close.INACTIVE: "inactivity"}.get(code, "closed")
-        conn.outbox.put_nowait(P.Notice(kind=kind, message=why).model_dump())
-        conn.outbox.put_nowait(None)
         conn.closed = True
-        await asyncio.sleep(0)
+        await self._shut(conn, code, why)
+
+    async def _shut(self, conn: Connection, code: int, why: str) -> None:
+        """Send the notice saying why (after what is queued), then close with ``code``."""
+        conn.outbox.put_nowait(P.Notice(kind=NOTICE_KIND.get(code, "closed"), message=why))
+        conn.outbox.put_nowait(None)
+        await self._flush(conn)
         with contextlib.suppress(Exception):
             await conn.ws.close(code=code, reason=why[:120])
+
+    @staticmethod
+    async def _flush(conn: Connection) -> None:
+        """Let the writer send what is queued (at most a second), then stop it."""
+        w = conn.writer
+        if w is None or w.done():
+            return
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(w), 1.0)
+        w.cancel()
 
     async def _drop(self, conn: Connection) -> None:
         for t in (conn.warn_timer, conn.kick_timer):
             if t is not None:
                 t.cancel()
+        for h in conn.transport_timers:
+            h.cancel()
         conn.closed = True
         if self.conns.get(conn.account) is conn:
             del self.conns[conn.account]
@@ -126,7 +302,8 @@ class Hub:
         self.srv.metrics.players_connected.set(len(self.conns))
 
     def _touch(self, conn: Connection) -> None:
-        """A game action: restart the inactivity clock (000: 20 minutes)."""
+        """A game action: restart the inactivity clock (000: 20 minutes); the login session
+        counts as used (recorded at most once a minute)."""
         s = self.srv.settings
         for t in (conn.warn_timer, conn.kick_timer):
             if t is not None:
@@ -138,22 +315,60 @@ class Hub:
             s.inactivity_seconds,
             lambda: self._close(conn, Close.INACTIVE, "disconnected after 20 minutes without play"),
         )
+        now = asyncio.get_running_loop().time()
+        if now - conn.last_touch >= self.srv.tokens.touch:
+            conn.last_touch = now
+            self.srv.spawn(self._touch_token(conn.token_hash))
+
+    async def _touch_token(self, hash_: str) -> None:
+        with contextlib.suppress(Exception):  # best effort: a missed touch only shortens life
+            async with self.srv.db.write() as db:
+                await accounts.touch(db, hash_)
 
     def _warn(self, conn: Connection) -> None:
+        if conn.closed:
+            return
         conn.outbox.put_nowait(
             P.Notice(
                 kind="inactivity_warning",
                 message="no game action for a while: you will be disconnected in a minute",
-            ).model_dump()
+            )
         )
 
     # -------------------------------------------------------------------- messages
     def _rate_ok(self, conn: Connection) -> bool:
-        now = self.srv.clock.now()
+        """At most ``max_messages_per_second``. A message over the limit is answered
+        ``rate_limited`` with the seconds to wait, up to as many again in that second; past
+        that the client is ignoring the answer: the rest is dropped unanswered (a flood costs
+        no replies), and a connection that keeps doing so for ``flood_grace_seconds`` is
+        marked ``flooding`` and closed by :meth:`serve` (1008). A bursty client that waits as
+        told is never closed."""
+        s = self.srv.settings
+        now = asyncio.get_running_loop().time()
         if now - conn.window_start >= 1.0:
-            conn.window_start, conn.window_count = now, 0
+            if not conn.window_over:
+                conn.limited_since = None
+            conn.window_start, conn.window_count, conn.window_over = now, 0, False
         conn.window_count += 1
-        return conn.window_count <= self.srv.settings.max_messages_per_second
+        limit = s.max_messages_per_second
+        if conn.window_count <= limit:
+            return True
+        if conn.window_count <= 2 * limit:
+            self.srv.metrics.errors.labels("rate_limited").inc()
+            conn.outbox.put_nowait(
+                P.Error(
+                    code="rate_limited",
+                    message="too many messages: slow down",
+                    retry_after=round(max(0.0, conn.window_start + 1.0 - now), 3),
+                )
+            )
+            return False
+        conn.window_over = True
+        if conn.limited_since is None:
+            conn.limited_since = now
+        elif now - conn.limited_since >= s.flood_grace_seconds:
+            conn.flooding = True
+        return False
 
     async def _error(
         self,
@@ -165,21 +380,20 @@ class Hub:
     ) -> None:
         self.srv.metrics.errors.labels(code).inc()
         await self.send(
-            conn.account,
-            P.Error(code=code, message=message, table=table, state_no=state_no).model_dump(),
+            conn.account, P.Error(code=code, message=message, table=table, state_no=state_no)
         )
 
     async def _handle(self, conn: Connection, raw: str) -> None:
-        if not self._rate_ok(conn):
-            await self._error(conn, "rate_limited", "too many messages: slow down")
-            return
         try:
             msg = P.parse_client(raw)
         except P.ProtocolError as e:
             await self._error(conn, e.code, e.message)
             return
         if isinstance(msg, P.Ping):
-            await self.send(conn.account, P.Pong().model_dump())
+            await self.send(conn.account, P.Pong())
+            return
+        if isinstance(msg, P.Auth):
+            await self._error(conn, "already_logged_in", "this connection is already logged in")
             return
         actor = self.srv.tables.get(msg.table)
         if actor is None:

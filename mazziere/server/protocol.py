@@ -1,105 +1,113 @@
-"""The WebSocket protocol: every message defined once as a typed, versioned schema.
+"""The WebSocket protocol: every message defined once as a typed, versioned, strict schema.
+
+Messages are msgspec Structs, decoded strictly: an amount is a JSON integer (``"500"``,
+``500.0``, ``1e3``, ``true`` are refused), ``v`` is the integer 1, unknown fields are refused.
+Decoding into these types never builds deeply nested values (a field that wants an integer
+stops at the first ``[``), so a thousand-level document is refused at once, without recursion.
 
 Client messages carry ``v`` (protocol version) and, when they act on a table, the table's
-``state_no``: a stale number is refused (``stale_state``) and changes nothing. Server messages
-are what a client may see: only its own view. ``docs/protocol.md`` documents each one; the JSON
-Schema in ``docs/protocol.schema.json`` is generated from these classes (``python -m
-mazziere.server.protocol``) and a test fails if it is out of date.
+``state_no``: a stale number is refused (``stale_state``) and changes nothing. The first message
+of a connection is ``auth`` with the session token (never in the URL, so it stays out of access
+logs). Server messages are what a client may see: only its own view. ``docs/protocol.md``
+documents each one; the JSON Schema in ``docs/protocol.schema.json`` is generated from these
+classes (``python -m mazziere.server.protocol``) and a test fails if it is out of date.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+import msgspec
 
 VERSION = 1
 MAX_MESSAGE_BYTES = 4096
+"""Largest client message the protocol accepts (``too_large`` above it, up to the transport
+limit, where the WebSocket layer closes with 1009)."""
+
+Text80 = Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
+Token = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+Cents = Annotated[int, msgspec.Meta(ge=-(2**53), le=2**53)]
+TableId = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
 
 
-class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class _Msg(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
     v: Literal[1] = 1
 
 
 # ------------------------------------------------------------------------- client -> server
-class Join(_Msg):
+class Auth(_Msg, tag="auth"):
+    """The first message of a connection: the session token from ``/api/login``."""
+
+    token: Token
+
+
+class Join(_Msg, tag="join"):
     """Sit at a table (a free seat), or return to one's seat after a reconnection."""
 
-    type: Literal["join"]
-    table: int
+    table: TableId
 
 
-class Leave(_Msg):
+class Leave(_Msg, tag="leave"):
     """Leave a table (casino: closes the session; two-player online UNO: abandons)."""
 
-    type: Literal["leave"]
-    table: int
+    table: TableId
 
 
-class Start(_Msg):
+class Start(_Msg, tag="start"):
     """Start the game at a table once the seats are filled (bots fill empty ones)."""
 
-    type: Literal["start"]
-    table: int
+    table: TableId
 
 
-class Act(_Msg):
+class Act(_Msg, tag="action"):
     """A game action in its text form (UNO ``R7``, ``W:G``, ``draw``; casino the same; poker
     ``open 10``, ``wait``, ``raise 10``, ``replace``, ``fold``, ``see``, ``draw 7h 2c``)."""
 
-    type: Literal["action"]
-    table: int
+    table: TableId
     state_no: int
-    action: Annotated[str, Field(min_length=1, max_length=80)]
+    action: Text80
 
 
-class Stake(_Msg):
+class Stake(_Msg, tag="stake"):
     """Casino: start a round with a stake in cents from the session credit."""
 
-    type: Literal["stake"]
-    table: int
+    table: TableId
     state_no: int
-    amount: int
+    amount: Cents
 
 
-class TopUp(_Msg):
+class TopUp(_Msg, tag="topup"):
     """Casino: move cents from the wallet into the table session's credit. A client that may
     retry sends a ``key``: the same key never moves money twice."""
 
-    type: Literal["topup"]
-    table: int
-    amount: int
-    key: Annotated[str, Field(min_length=1, max_length=80)] | None = None
+    table: TableId
+    amount: Cents
+    key: Text80 | None = None
 
 
-class Ping(_Msg):
-    type: Literal["ping"]
+class Ping(_Msg, tag="ping"):
+    """Keeps the connection alive; answered by ``pong``."""
 
 
-ClientMessage = Annotated[
-    Join | Leave | Start | Act | Stake | TopUp | Ping, Field(discriminator="type")
-]
-CLIENT = TypeAdapter(ClientMessage)
+ClientMessage = Auth | Join | Leave | Start | Act | Stake | TopUp | Ping
+TableMessage = Join | Leave | Start | Act | Stake | TopUp
+_CLIENT = msgspec.json.Decoder(ClientMessage)
 
 
 # ------------------------------------------------------------------------- server -> client
-class Hello(_Msg):
-    """Sent once when a connection is accepted."""
+class Hello(_Msg, tag="hello"):
+    """Sent once when a connection is accepted (after ``auth``)."""
 
-    type: Literal["hello"] = "hello"
     account: int
     username: str
     tables: list[int]
 
 
-class TableUpdate(_Msg):
+class TableUpdate(_Msg, tag="table"):
     """The table as this player may see it, after every change. ``view`` is the game's view
     for this seat only; ``events`` what this seat may see of what just happened."""
 
-    type: Literal["table"] = "table"
     table: int
     game: str
     state_no: int
@@ -114,69 +122,97 @@ class TableUpdate(_Msg):
     log: list[str]
 
 
-class Error(_Msg):
+class Error(_Msg, tag="error"):
     """A refused message: a stable ``code`` and words saying why. Nothing changed."""
 
-    type: Literal["error"] = "error"
     code: str
     message: str
     table: int | None = None
     state_no: int | None = None
+    retry_after: float | None = None
+    """``rate_limited``: seconds until messages are taken again."""
 
 
-class Notice(_Msg):
+class Notice(_Msg, tag="notice"):
     """Something the player must know: ``inactivity_warning``, ``replaced`` (another login),
-    ``session_closed``, ``seat_held``, ``auto_played``..."""
+    ``logged_out``, ``expired``, ``session_closed``, ``seat_held``, ``auto_played``..."""
 
-    type: Literal["notice"] = "notice"
     kind: str
     message: str
     table: int | None = None
 
 
-class Pong(_Msg):
-    type: Literal["pong"] = "pong"
+class Pong(_Msg, tag="pong"):
+    """The answer to ``ping``."""
 
 
-ServerMessage = Annotated[Hello | TableUpdate | Error | Notice | Pong, Field(discriminator="type")]
-SERVER = TypeAdapter(ServerMessage)
+ServerMessage = Hello | TableUpdate | Error | Notice | Pong
+
+_ENCODER = msgspec.json.Encoder()
+
+
+def encode(message: ServerMessage | dict[str, Any]) -> bytes:
+    """A server message as JSON bytes (msgspec: no intermediate dict for Structs)."""
+    return _ENCODER.encode(message)
 
 
 class ProtocolError(Exception):
+    """A client message that cannot be taken: ``malformed``, ``too_large`` or ``bad_version``."""
+
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code, self.message = code, message
 
 
-def parse_client(raw: str | bytes) -> Join | Leave | Start | Act | Stake | TopUp | Ping:
-    """Validate one client message: size, JSON, schema, version."""
+def parse_client(raw: str | bytes) -> ClientMessage:
+    """Validate one client message: size, UTF-8, JSON, schema (strict), version."""
     if len(raw) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("bad_json", "a message is one JSON object") from None
-    if isinstance(data, dict) and data.get("v", VERSION) != VERSION:
-        raise ProtocolError("bad_version", f"this server speaks protocol version {VERSION}")
+        msg: ClientMessage = _CLIENT.decode(raw)
+        return msg
+    except msgspec.ValidationError as e:
+        where = str(e)
+        if "at `$.v`" in where and _version_of(raw) not in (None, VERSION):
+            raise ProtocolError(
+                "bad_version", f"this server speaks protocol version {VERSION}"
+            ) from None
+        raise ProtocolError("malformed", f"not a valid message: {where}") from None
+    except msgspec.DecodeError as e:
+        raise ProtocolError("malformed", f"a message is one JSON object in UTF-8: {e}") from None
+
+
+class _Version(msgspec.Struct):
+    v: Any = None
+
+
+def _version_of(raw: str | bytes) -> Any:
     try:
-        return CLIENT.validate_python(data)
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        raise ProtocolError("bad_message", f"{where}: {first.get('msg', 'invalid')}") from None
+        v = msgspec.json.decode(raw, type=_Version).v
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
+    # only an integer other than 1 is another version; "1", 1.0, true are malformed
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
 def json_schema() -> dict[str, Any]:
-    """The JSON Schema of every message, both directions."""
+    """The JSON Schema of every message, both directions (generated by msgspec)."""
+    (client, server), components = msgspec.json.schema_components(
+        [ClientMessage, ServerMessage], ref_template="#/$defs/{name}"
+    )
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "mazziere protocol",
         "version": VERSION,
-        "client": CLIENT.json_schema(),
-        "server": SERVER.json_schema(),
+        "max_message_bytes": MAX_MESSAGE_BYTES,
+        "client": client,
+        "server": server,
+        "$defs": components,
     }
 
 
 if __name__ == "__main__":  # pragma: no cover - regenerates docs/protocol.schema.json
+    import json
+
     json.dump(json_schema(), sys.stdout, indent=2, sort_keys=True)
     sys.stdout.write("\n")

@@ -23,7 +23,7 @@ from .harness import (
 )
 from .test_uno import create_uno_table
 
-WS_URL = re.compile(r"/ws\?token=")
+WS_URL = re.compile(r"/ws$")
 
 
 class Gate:

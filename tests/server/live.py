@@ -47,10 +47,17 @@ class Live:
         return r.json()
 
     async def connect(self, token: str) -> Client:
-        ws = await websockets.connect(f"{self.ws_base}/ws?token={token}", max_size=2**22)
+        """Open a socket and log it in with its first message (``auth``)."""
+        c = await self.open_socket()
+        await c.send({"type": "auth", "token": token})
+        await c.wait(lambda m: m["type"] == "hello")
+        return c
+
+    async def open_socket(self) -> Client:
+        """A socket that has sent nothing yet."""
+        ws = await websockets.connect(f"{self.ws_base}/ws", max_size=2**22)
         c = Client(ws)
         c.reader = asyncio.create_task(c._read())
-        await c.wait(lambda m: m["type"] == "hello")
         return c
 
 
@@ -110,8 +117,17 @@ async def live_server(
 ) -> AsyncIterator[Live]:
     srv = Server(Settings(data_dir=data_dir, database_url=db_url, **settings), clock=clock)
     app = create_app(srv=srv)
+    s = srv.settings
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", ws_max_size=2**20
+        app,
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        lifespan="on",
+        ws_max_size=s.ws_max_bytes,
+        ws_ping_interval=s.ws_ping_seconds,
+        ws_ping_timeout=s.ws_ping_seconds,
+        ws_per_message_deflate=False,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

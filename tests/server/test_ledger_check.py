@@ -24,8 +24,8 @@ Plant = Callable[[Database], Awaitable[None]]
 
 async def _two_players_and_a_table(database: Database) -> tuple[int, int, int]:
     async with database.write() as db:
-        a = await accounts.sign_up(db, "amelia", "x" * 12, 1_000)
-        b = await accounts.sign_up(db, "bruna", "y" * 12, 1_000)
+        a = await accounts.sign_up(db, "amelia", "amber tide 41", 1_000)
+        b = await accounts.sign_up(db, "bruna", "brisk lantern 7", 1_000)
         t = GameTable(game="casino", name="t", config={}, seats=[None], status="open")
         db.add(t)
         await db.flush()

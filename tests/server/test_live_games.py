@@ -27,9 +27,10 @@ async def play_until_over(c: Client, table: int, seat: int, timeout: float = 120
         acted_on, sent_at = -1, 0
         while True:
             c.new.clear()
-            if any(m["type"] == "error" for m in c.messages[sent_at:]):
-                # refused (e.g. rate_limited while playing this fast): decide again
-                await asyncio.sleep(0.1)
+            errors = [m for m in c.messages[sent_at:] if m["type"] == "error"]
+            if errors:
+                # refused (e.g. rate_limited while playing this fast): wait as told, decide again
+                await asyncio.sleep(max(0.1, *(m.get("retry_after") or 0 for m in errors)))
                 acted_on, sent_at = -1, len(c.messages)
             t = c.tables.get(table)
             if t is not None and t["view"] and t["view"].get("result"):
@@ -171,7 +172,7 @@ async def test_invalid_stake_moves_no_money(db_url: str, tmp_path: Path) -> None
         raw = {"v": 1, "type": "stake", "table": table, "state_no": upd["state_no"], "amount": 10.5}
         await c.ws.send(json.dumps(raw))
         err = await c.wait(lambda m: m["type"] == "error", start=n)
-        assert err["code"] == "bad_message"
+        assert err["code"] == "malformed"
         async with live.server.db.session() as db:
             assert await ledger.balance(db, ledger.wallet(a["account"])) == 4_000
             assert await ledger.balance(db, ledger.HOUSE) == 0

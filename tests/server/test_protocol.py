@@ -78,11 +78,11 @@ async def test_bad_messages_get_typed_errors_and_change_nothing(
             m = await c.wait(lambda m: m["type"] == "error", start=n)
             assert m["code"] == code, (m, code)
 
-        await expect(ca, "{not json", "bad_json")
+        await expect(ca, "{not json", "malformed")
         await expect(ca, "x" * 5000, "too_large")
         await expect(ca, {"v": 2, "type": "ping"}, "bad_version")
-        await expect(ca, {"v": 1, "type": "fly", "table": table}, "bad_message")
-        await expect(ca, {"v": 1, "type": "action", "table": table}, "bad_message")
+        await expect(ca, {"v": 1, "type": "fly", "table": table}, "malformed")
+        await expect(ca, {"v": 1, "type": "action", "table": table}, "malformed")
         await expect(
             ca,
             {"v": 1, "type": "action", "table": 999, "state_no": 1, "action": "draw"},
@@ -195,6 +195,6 @@ async def test_metrics_count_players_decisions_latency_and_errors(
         assert "mazziere_players_connected 1.0" in text
         assert re.search(r'mazziere_decisions_total\{actor="player",game="uno"\} [1-9]', text)
         assert re.search(r"mazziere_decision_latency_seconds_count [1-9]", text)
-        assert 'mazziere_errors_total{code="bad_json"} 1.0' in text
+        assert 'mazziere_errors_total{code="malformed"} 1.0' in text
         assert "mazziere_tables_open 1.0" in text
         await c.close()

@@ -42,13 +42,18 @@ class Account(Base):
 
 
 class AuthToken(Base):
-    """A login session. Only the token's SHA-256 is stored."""
+    """A login session. Only the token's SHA-256 is stored. It ends when revoked (logout, a
+    newer login) or when unused for the idle lifetime or older than the absolute one."""
 
     __tablename__ = "auth_tokens"
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """Last request or game action made with it (``None``: not since it was issued)."""
+    revoked_reason: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    """``logout``, ``replaced`` (a newer login of the account)."""
 
 
 class LedgerTxn(Base):

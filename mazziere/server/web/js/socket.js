@@ -1,9 +1,18 @@
-// The one WebSocket per player (docs/protocol.md): connects with the session token, retries with
-// back-off for about two minutes after a loss, and reports its state to the page.
+// The one WebSocket per player (docs/protocol.md): connects, logs in with its first message (the
+// session token never goes in the URL), retries with back-off for about two minutes after a loss,
+// and reports its state to the page.
 import { PING_MS, RECONNECT_FACTOR, RECONNECT_FIRST_MS, RECONNECT_MAX_MS, RECONNECT_WINDOW_MS } from './config.js';
 
 /** Close codes of the protocol (4000-4999 are the application's). */
-export const CLOSE = { REPLACED: 4001, INACTIVE: 4002, UNAUTHORIZED: 4003, SHUTDOWN: 4004 };
+export const CLOSE = {
+  REPLACED: 4001,
+  INACTIVE: 4002,
+  UNAUTHORIZED: 4003,
+  SHUTDOWN: 4004,
+  LOGGED_OUT: 4005,
+  EXPIRED: 4006,
+  SILENT: 4007,
+};
 
 /**
  * States: 'idle' (not started), 'connecting', 'open', 'reconnecting' (lost, retrying),
@@ -32,9 +41,7 @@ export class GameSocket extends EventTarget {
 
   url() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const base = new URL('ws', `${proto}//${location.host}${location.pathname}`);
-    base.searchParams.set('token', this.getToken() || '');
-    return base.toString();
+    return new URL('ws', `${proto}//${location.host}${location.pathname}`).toString();
   }
 
   setState(state) {
@@ -61,6 +68,7 @@ export class GameSocket extends EventTarget {
     this.ws = ws;
     ws.onopen = () => {
       this.opened = true;
+      ws.send(JSON.stringify({ v: 1, type: 'auth', token: this.getToken() || '' }));
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -89,7 +97,8 @@ export class GameSocket extends EventTarget {
       this.closingFor = null;
       if (ev.code === CLOSE.REPLACED || why === 'replaced') this.setState('replaced');
       else if (ev.code === CLOSE.INACTIVE || why === 'inactivity') this.setState('inactive');
-      else if (ev.code === CLOSE.UNAUTHORIZED) this.setState('unauthorized');
+      else if (ev.code === CLOSE.UNAUTHORIZED || ev.code === CLOSE.EXPIRED || ev.code === CLOSE.LOGGED_OUT)
+        this.setState('unauthorized');
       else if (this.state === 'stopped') return;
       else this.lost();
     };
