@@ -7,6 +7,7 @@ unfinished hand resumed (crash recovery); ``/health`` answers 200 only then.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -21,6 +22,7 @@ from sqlalchemy import desc, select
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mazziere.errors import MazziereError
+from mazziere.server import protocol as P
 from mazziere.server.context import Server, Settings
 from mazziere.server.games import GAMES
 from mazziere.server.hub import Close
@@ -62,14 +64,14 @@ class NewTable(_Body):
     seats: int | None = None
     bots: str | None = None
     decision_seconds: float = Field(default=30.0, gt=0, le=3600)
-    min_stake: int | None = None
-    max_stake: int | None = None
+    min_stake: int | None = Field(default=None, ge=0, le=P.MAX_CENTS)
+    max_stake: int | None = Field(default=None, ge=0, le=P.MAX_CENTS)
     level: str | None = None
     deck: int | None = None
 
 
 class Amount(_Body):
-    amount: int
+    amount: int = Field(ge=-P.MAX_CENTS, le=P.MAX_CENTS)
     key: str | None = Field(default=None, min_length=1, max_length=80)
     """Idempotency key: a retried request with the same key moves money once."""
 
@@ -117,6 +119,13 @@ STATUS = {
     "username_taken": 409,
     "too_many_attempts": 429,
 }
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -224,7 +233,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         host = request.client.host if request.client else ""
         allowed = (
             s.metrics_public
-            or host in ("127.0.0.1", "::1", "localhost")
+            or _is_loopback(host)
             or (s.metrics_token is not None and bearer(authorization) == s.metrics_token)
         )
         if not allowed:

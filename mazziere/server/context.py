@@ -51,6 +51,8 @@ class Settings:
     """A login session unused this long expires (1 hour)."""
     token_absolute_seconds: float = 12 * 3600.0
     """A login session expires this long after the login whatever its use (12 hours)."""
+    token_touch_seconds: float = 60.0
+    """A token's use is recorded at most this often (one write a minute, not one a request)."""
     login_limit_account: str = "5 per 5 minutes"
     """Failed logins allowed per account (``limits`` notation); more get 429."""
     login_limit_address: str = "30 per 5 minutes"
@@ -73,7 +75,11 @@ class Settings:
         return self.database_url or sqlite_url(self.data_dir)
 
     def token_policy(self) -> TokenPolicy:
-        return TokenPolicy(idle=self.token_idle_seconds, absolute=self.token_absolute_seconds)
+        return TokenPolicy(
+            idle=self.token_idle_seconds,
+            absolute=self.token_absolute_seconds,
+            touch=self.token_touch_seconds,
+        )
 
 
 class Server:

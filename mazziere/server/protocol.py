@@ -27,7 +27,10 @@ limit, where the WebSocket layer closes with 1009)."""
 
 Text80 = Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
-Cents = Annotated[int, msgspec.Meta(ge=-(2**53), le=2**53)]
+MAX_CENTS = 2**53
+"""Largest amount a message may carry (JSON numbers are exact up to 2**53); the actors then
+refuse what the rules refuse (``bad_amount``, ``stake_not_positive``...)."""
+Cents = Annotated[int, msgspec.Meta(ge=-MAX_CENTS, le=MAX_CENTS)]
 TableId = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
 
 

@@ -94,7 +94,7 @@ def check_password_policy(username: str, password: str) -> None:
     username, or that zxcvbn scores below 2 ("very guessable"); say why (NIST SP 800-63B)."""
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise PolicyError(
-            f"a password has {MIN_PASSWORD}-{MAX_PASSWORD} characters", "password_too_short"
+            f"a password has {MIN_PASSWORD}-{MAX_PASSWORD} characters", "password_length"
         )
     low = password.lower()
     if low in _common_passwords() or low.strip() in _common_passwords():
