@@ -22,12 +22,29 @@ def serve(
     demo_credit: Annotated[int, typer.Option(help="Cents credited on sign-up.")] = 100_000,
     argon2_time_cost: Annotated[int, typer.Option(help="Argon2 iterations.")] = 3,
     argon2_memory_kib: Annotated[int, typer.Option(help="Argon2 memory (KiB).")] = 65536,
+    token_idle_seconds: Annotated[
+        float, typer.Option(help="A login session unused this long expires.")
+    ] = 3600.0,
+    token_absolute_seconds: Annotated[
+        float, typer.Option(help="A login session expires this long after the login.")
+    ] = 12 * 3600.0,
+    api_docs: Annotated[
+        bool, typer.Option(help="Serve /docs and /openapi.json (off by default).")
+    ] = False,
+    metrics_token: Annotated[
+        str | None,
+        typer.Option(help="Let remote callers read /metrics with 'Authorization: Bearer <this>'."),
+    ] = None,
+    metrics_public: Annotated[
+        bool, typer.Option(help="Serve /metrics to anyone (default: loopback or the token).")
+    ] = False,
 ) -> None:
     """Start the server; the schema is migrated and unfinished tables resumed at start."""
     import uvicorn
 
     from mazziere.server.app import create_app
     from mazziere.server.context import Settings
+    from mazziere.server.transport import uvicorn_config
 
     settings = Settings(
         data_dir=data,
@@ -35,10 +52,15 @@ def serve(
         demo_credit=demo_credit,
         argon2_time_cost=argon2_time_cost,
         argon2_memory_kib=argon2_memory_kib,
+        token_idle_seconds=token_idle_seconds,
+        token_absolute_seconds=token_absolute_seconds,
+        api_docs=api_docs,
+        metrics_token=metrics_token,
+        metrics_public=metrics_public,
     )
     app = create_app(settings)
     typer.echo(f"mazziere: serving on http://{host}:{port} (database: {settings.url()})", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+    uvicorn.Server(uvicorn_config(app, settings, host, port)).run()
 
 
 ledger_app = typer.Typer(help="Money records: reconciliation.", no_args_is_help=True)

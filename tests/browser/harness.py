@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Response, Viewpor
 
 from mazziere.server.app import create_app
 from mazziere.server.context import Server, Settings
+from mazziere.server.transport import uvicorn_config
 
 T = TypeVar("T")
 
@@ -57,9 +58,7 @@ def run_server(data_dir: Path, **settings: Any) -> Iterator[LiveServer]:
         )
     )
     app = create_app(srv=srv)
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", ws_max_size=65536
-    )
+    config = uvicorn_config(app, srv.settings, "127.0.0.1", 0, lifespan="on")
     server = uvicorn.Server(config)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_until_complete, args=(server.serve(),), daemon=True)
@@ -91,6 +90,11 @@ class Watch:
         if r.status >= 400 and "/api/" not in r.url:
             self.errors.append(f"{r.status} {r.url}")
 
+    def console(self, kind: str, text: str) -> None:
+        """A Content-Security-Policy violation is an error: the page must work under it."""
+        if kind == "error" and "Content Security Policy" in text:
+            self.errors.append(f"CSP: {text}")
+
     def request(self, url: str) -> None:
         local = url.startswith((self.base, self.base.replace("http://", "ws://")))
         if not local and not url.startswith(("data:", "blob:", "about:")):
@@ -110,6 +114,7 @@ def new_context(browser: Browser, live: LiveServer, watch: Watch, **kw: Any) -> 
     )
     ctx.on("request", lambda r: watch.request(r.url))
     ctx.on("weberror", lambda e: watch.errors.append(str(e.error)))
+    ctx.on("console", lambda m: watch.console(m.type, m.text))
     ctx.on("response", watch.response)
     ctx.set_default_timeout(15_000)
     return ctx

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
+from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +20,7 @@ import websockets
 from mazziere.server.app import create_app
 from mazziere.server.clock import Clock
 from mazziere.server.context import Server, Settings
+from mazziere.server.transport import uvicorn_config
 
 
 @dataclass
@@ -69,6 +72,8 @@ class Client:
     reader: asyncio.Task[None] | None = None
     new: asyncio.Event = field(default_factory=asyncio.Event)
     closed: tuple[int, str] | None = None
+    max_rate: int = 20
+    sent_at: deque[float] = field(default_factory=deque)
 
     async def _read(self) -> None:
         try:
@@ -86,6 +91,17 @@ class Client:
             self.new.set()
 
     async def send(self, msg: dict[str, Any]) -> None:
+        """Send a message as a well-behaved client does: at most ``max_rate`` in any second
+        (the server's limit is 20); tests that probe the limits use ``ws.send`` directly."""
+        now = time.monotonic()
+        while len(self.sent_at) >= self.max_rate:
+            wait = self.sent_at[0] + 1.0 - now
+            if wait <= 0:
+                self.sent_at.popleft()
+                continue
+            await asyncio.sleep(wait)
+            now = time.monotonic()
+        self.sent_at.append(now)
         await self.ws.send(json.dumps({"v": 1, **msg}))
 
     async def wait(self, pred: Any, timeout: float = 15.0, start: int = 0) -> dict[str, Any]:
@@ -117,18 +133,7 @@ async def live_server(
 ) -> AsyncIterator[Live]:
     srv = Server(Settings(data_dir=data_dir, database_url=db_url, **settings), clock=clock)
     app = create_app(srv=srv)
-    s = srv.settings
-    config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=0,
-        log_level="warning",
-        lifespan="on",
-        ws_max_size=s.ws_max_bytes,
-        ws_ping_interval=s.ws_ping_seconds,
-        ws_ping_timeout=s.ws_ping_seconds,
-        ws_per_message_deflate=False,
-    )
+    config = uvicorn_config(app, srv.settings, "127.0.0.1", 0, lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     for _ in range(500):
