@@ -22,9 +22,9 @@ from sqlalchemy import desc, select
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mazziere.errors import MazziereError
+from mazziere.game import find_game
 from mazziere.server import protocol as P
 from mazziere.server.context import Server, Settings
-from mazziere.server.games import GAMES
 from mazziere.server.hub import Close
 from mazziere.server.store import accounts, ledger
 from mazziere.server.store.accounts import AuthError, PolicyError, UsernameTaken
@@ -425,7 +425,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
                 )
             ).all()
         # the views this seat saw: rebuilt from the seed and the recorded actions
-        game = GAMES[hand.game].from_setup(hand.setup, hand.seed)
+        game = find_game(hand.game).from_setup(hand.setup, hand.seed)
         initial = game.view(seat)
         out = []
         for st in steps:

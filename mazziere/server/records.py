@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from mazziere.server.games.base import Step, commitment
+from mazziere.game import Step, commitment
 from mazziere.server.store import ledger
 from mazziere.server.store.models import Hand, HandAction, HandPlayer
 

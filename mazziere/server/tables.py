@@ -20,11 +20,8 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select, update
 
 from mazziere.errors import IllegalAction, MazziereError, NotYourTurn
+from mazziere.game import GameSession, Step, TableRules, commitment, find_game, new_seed
 from mazziere.server.clock import Timer
-from mazziere.server.games import GAMES
-from mazziere.server.games.base import GameSession, Step, new_seed
-from mazziere.server.games.casino_game import CasinoGame
-from mazziere.server.games.uno_game import UnoGame
 from mazziere.server.records import close_hand, open_hand, record_steps
 from mazziere.server.store import ledger
 from mazziere.server.store.models import CasinoSession, GameTable, Hand
@@ -64,12 +61,14 @@ class TableActor:
         self.srv = srv
         self.id = row.id
         self.game = row.game
+        self.kind = find_game(row.game)
         self.name = row.name
         self.config: dict[str, Any] = dict(row.config)
+        self.rules: TableRules = self.kind.table_rules(self.config)
         self.decision_seconds = float(row.decision_seconds)
         self.seats = [SeatInfo() for _ in range(len(row.seats))]
-        if self.game == "poker":  # seat 1 is the computer opponent (draw-poker.md)
-            self.seats[1].bot = str(self.config.get("level", "normal"))
+        for seat, bot in self.rules.fixed_bots.items():
+            self.seats[seat].bot = bot
         self.status = row.status
         self.session: GameSession | None = None
         self.hand_id: int | None = None
@@ -114,7 +113,7 @@ class TableActor:
         async with self.lock:
             seat = self.seat_of(account)
             if seat is None:
-                if self.status == "playing" and self.game == "uno":
+                if self.status == "playing" and not self.rules.seat_after_start:
                     raise TableError("the game has started; every seat is taken", "table_full")
                 free = [i for i, s in enumerate(self.seats) if s.account is None and s.bot is None]
                 if not free:
@@ -144,27 +143,25 @@ class TableActor:
 
     async def _leave_seat(self, seat: int, why: str) -> None:
         info = self.seats[seat]
-        if self.game == "casino":
-            if self.session is not None and not self.session.is_over:
+        running = self.session is not None and not self.session.is_over
+        if self.rules.on_leave == "finish":
+            if running:
                 await self._finish_by_default()
-            await self._close_casino_session(why)
-            self._vacate(seat)
-            return
-        if self.session is not None and not self.session.is_over and self.game == "uno":
-            assert isinstance(self.session, UnoGame)
-            rules = self.session.rules
-            if rules.abandonment and self.session.players == 2:
-                await self._apply_and_store([(seat, "leave", "player")])
-            else:
-                info.bot = "autoplay"
+            if self.rules.session_money:
+                await self._close_casino_session(why)
+        elif running and self.session is not None:
+            own = self.session.leave_action(seat)
+            if own is not None:
+                await self._apply_and_store([(seat, own, "player")])
+            elif self.rules.on_leave == "substitute":
+                info.bot = self.rules.substitute_bot
                 self._note(f"{info.username} left; a computer player takes seat {seat}")
-        elif self.session is not None and not self.session.is_over:
-            # poker: leaving gives the game to the computer; the hand record is closed
-            assert self.hand_id is not None
-            async with self.srv.db.write() as db:
-                await close_hand(db, self.hand_id, {"winner": 1, "reason": "left"})
-            self.session = None
-            self.status = "open"
+            else:  # forfeit: the game ends with the leaver's loss; the hand record is closed
+                assert self.hand_id is not None
+                async with self.srv.db.write() as db:
+                    await close_hand(db, self.hand_id, self.session.forfeit(seat))
+                self.session = None
+                self.status = "open"
         self._vacate(seat)
 
     def _vacate(self, seat: int) -> None:
@@ -173,8 +170,8 @@ class TableActor:
         if info.account is not None and info.connected:
             self.srv.spawn(self._farewell(info.account, list(info.pending)))
         keep_bot = info.bot if self.session is not None and not self.session.is_over else None
-        if self.game == "poker" and seat == 1:
-            keep_bot = info.bot
+        if seat in self.rules.fixed_bots:
+            keep_bot = self.rules.fixed_bots[seat]
         self.seats[seat] = SeatInfo(bot=keep_bot)
         self._note(f"{name} left seat {seat}")
 
@@ -200,28 +197,17 @@ class TableActor:
         async with self.lock:
             if self.seat_of(account) is None:
                 raise TableError("sit at the table before starting", "not_seated")
-            if self.game == "casino":
-                raise TableError("a casino round starts with a stake", "no_start")
+            if self.rules.starts_with == "stake":
+                raise TableError("a round here starts with a stake", "no_start")
             if self.session is not None and not self.session.is_over:
                 raise TableError("a game is already in progress", "already_started")
-            if self.game == "poker":
-                from mazziere.server.games.poker_game import PokerGame
-
-                seed = new_seed()
-                await self._begin_hand(PokerGame(self.config, seed), seed)
-                return
-            bot = str(self.config.get("bots", "greedy"))
-            for s in self.seats:
-                if s.account is None and s.bot is None:
-                    s.bot = bot
+            if self.rules.fill_bots is not None:
+                for s in self.seats:
+                    if s.account is None and s.bot is None:
+                        s.bot = self.rules.fill_bots
             seed = new_seed()
-            game = UnoGame(
-                str(self.config.get("preset", "classic")),
-                dict(self.config.get("options", {})),
-                len(self.seats),
-                {i: s.bot for i, s in enumerate(self.seats) if s.bot},
-                seed,
-            )
+            bots = {i: s.bot for i, s in enumerate(self.seats) if s.bot}
+            game = self.kind.new(self.config, len(self.seats), bots, seed)
             await self._begin_hand(game, seed)
 
     async def _begin_hand(
@@ -363,7 +349,7 @@ class TableActor:
     async def top_up(self, account: int, amount: int, key: str | None = None) -> int:
         """Move cents from the wallet into this table's session credit (opening it)."""
         async with self.lock:
-            if self.game != "casino":
+            if not self.rules.session_money:
                 raise TableError("only casino tables hold a session credit", "not_casino")
             if self.seat_of(account) is None:
                 raise TableError("sit at the table first", "not_seated")
@@ -395,7 +381,7 @@ class TableActor:
         """Start a casino round: the stake moves from the session credit to the house in the
         same transaction that opens the hand record."""
         async with self.lock:
-            if self.game != "casino":
+            if self.rules.starts_with != "stake":
                 raise TableError("stakes are for casino tables", "not_casino")
             if self.seat_of(account) is None:
                 raise TableError("sit at the table first", "not_seated")
@@ -408,13 +394,14 @@ class TableActor:
             credit = self.credit or 0
             seed = new_seed()
             # a bad stake raises StakeError here, before any money moves
-            game = CasinoGame(self.config, amount, seed, credit)
+            bots = {i: s.bot for i, s in enumerate(self.seats) if s.bot}
+            game = self.kind.new(self.config, len(self.seats), bots, seed, amount, credit)
             book = ledger.casino_book(self.casino_session)
             await self._begin_hand(
                 game,
                 seed,
-                [(book, -game.stake), (ledger.HOUSE, game.stake)],
-                credit_after=credit - game.stake,
+                [(book, -amount), (ledger.HOUSE, amount)],
+                credit_after=credit - amount,
             )
 
     async def _finish_by_default(self) -> None:
@@ -483,7 +470,7 @@ class TableActor:
             info = self.seats[seat]
             info.pending.append(f"auto_played seat={seat}")
             await self._broadcast()
-            if self.game == "casino" and not info.connected:
+            if self.rules.session_money and not info.connected:
                 self._maybe_schedule_close()
 
     def on_disconnect(self, account: int) -> None:
@@ -497,7 +484,7 @@ class TableActor:
         self._hold_timers[seat] = self.srv.later(
             self.srv.settings.hold_seconds, lambda: self.on_hold_expired(seat, account)
         )
-        if self.game == "casino":
+        if self.rules.session_money:
             self._maybe_schedule_close()
 
     def _maybe_schedule_close(self) -> None:
@@ -528,7 +515,7 @@ class TableActor:
             info = self.seats[seat]
             if info.account != account or info.connected:
                 return
-            if self.game == "casino":
+            if self.rules.session_money:
                 return  # the casino session has its own 3-minute rule
             await self._leave_seat(seat, "disconnected")
             await self._broadcast()
@@ -540,10 +527,8 @@ class TableActor:
         view = self.session.view(seat) if self.session is not None else None
         legal = self.session.legal(seat) if self.session is not None else []
         credit = self.credit if self.casino_session is not None else None
-        if view is not None and self.game == "casino":
-            view = {**view, "credit": credit}
-        elif self.game == "casino":
-            view = {"credit": credit}
+        if self.rules.session_money:
+            view = {**(view or {}), "credit": credit}
         return {
             "type": "table",
             "table": self.id,
@@ -606,7 +591,7 @@ class TableActor:
                     self.seats[p.seat].bot = str(
                         (hand.players[p.seat] or {}).get("bot") or "greedy"
                     )
-        game = GAMES[self.game].from_setup(hand.setup, hand.seed)
+        game = self.kind.from_setup(hand.setup, hand.seed)
         for row in steps:
             game.apply(row.seat, row.action, row.actor)
         self.session, self.hand_id, self.seq = game, hand.id, len(steps)
@@ -614,7 +599,7 @@ class TableActor:
         self.state_no += 1
         report["resumed"] = True
         report["actions_replayed"] = len(steps)
-        if self.game == "casino":
+        if self.rules.on_leave == "finish":
             async with self.lock:
                 await self._finish_by_default()
                 await self._close_casino_session("restart")
@@ -627,14 +612,9 @@ class TableActor:
 
 
 def game_commitment(seed: str) -> str:
-    from mazziere.server.games.base import commitment
-
     return commitment(seed)
 
 
 def new_table_config(game: str, body: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """Validate a create-table request; returns (config, seats). Raises typed errors."""
-    kind = GAMES.get(game)
-    if kind is None:
-        raise TableError(f"unknown game {game!r}: {', '.join(GAMES)}", "unknown_game")
-    return kind.table_config(body)
+    return find_game(game).table_config(body)

@@ -1,4 +1,5 @@
-"""UNO at a server table: any preset and options, humans and bots, timers (seed 004)."""
+"""UNO through the game contract (:mod:`mazziere.game`): any preset and options, humans and
+bots, timers (seed 004)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from dataclasses import fields
 from typing import Any
 
 from mazziere.cards.uno import Card
-from mazziere.server.games.base import GameSession, Step, bot_random, event_rows, seed_rng
+from mazziere.game import GameSession, Step, TableRules, bot_random, event_rows, seed_rng
 from mazziere.uno import Action, Rules, State, apply, find_preset, new_game, view
 from mazziere.uno.bots import find_bot
 from mazziere.uno.view import View
@@ -63,7 +64,9 @@ def view_json(v: View) -> dict[str, Any]:
     }
 
 
-class UnoGame(GameSession):
+class UnoSession(GameSession):
+    """A UNO match at a table: seats are players, bots sit where the table put them."""
+
     game = "uno"
 
     def __init__(
@@ -88,9 +91,32 @@ class UnoGame(GameSession):
         }
 
     @classmethod
-    def from_setup(cls, setup: dict[str, Any], seed: str) -> UnoGame:
+    def from_setup(cls, setup: dict[str, Any], seed: str) -> UnoSession:
         bots = {int(k): v for k, v in setup.get("bots", {}).items()}
         return cls(setup["preset"], setup.get("options", {}), setup["players"], bots, seed)
+
+    @classmethod
+    def new(
+        cls,
+        config: dict[str, Any],
+        seats: int,
+        bots: dict[int, str],
+        seed: str,
+        stake: int | None = None,
+        credit: int | None = None,
+    ) -> UnoSession:
+        preset = str(config.get("preset", "classic"))
+        return cls(preset, dict(config.get("options", {})), seats, bots, seed)
+
+    @staticmethod
+    def table_rules(config: dict[str, Any]) -> TableRules:
+        """Empty seats get the table's bots at the start; once the match runs every seat is
+        taken; a leaver's seat goes to the autoplay bot (or, in two-player online UNO, the
+        leaver abandons: :meth:`leave_action`)."""
+        return TableRules(fill_bots=str(config.get("bots", "greedy")), seat_after_start=False)
+
+    def leave_action(self, seat: int) -> str | None:
+        return "leave" if self.rules.abandonment and self.players == 2 else None
 
     @staticmethod
     def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:

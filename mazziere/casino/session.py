@@ -1,5 +1,6 @@
-"""UNO CASINO at a server table: one round per hand; the bank plays inside ``apply``; on a
-time-out the player's default strategy decides (seed 000)."""
+"""UNO CASINO through the game contract (:mod:`mazziere.game`): one round per hand for a stake
+from the session credit; the bank plays inside ``apply``; on a time-out the player's default
+strategy decides (seed 000)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from mazziere.casino import CasinoRules, apply, legal_actions, new_round, play_default, view
 from mazziere.casino.round import CasinoRound
-from mazziere.server.games.base import GameSession, Step, event_rows, seed_rng
+from mazziere.game import GameSession, Step, TableRules, event_rows, seed_rng
 from mazziere.uno.events import Event
 
 
@@ -19,7 +20,7 @@ def rules_from(config: dict[str, Any]) -> CasinoRules:
     )
 
 
-class CasinoGame(GameSession):
+class CasinoSession(GameSession):
     """One casino round for a validated stake."""
 
     game = "casino"
@@ -36,8 +37,28 @@ class CasinoGame(GameSession):
         return {"config": self.config, "stake": self.stake}
 
     @classmethod
-    def from_setup(cls, setup: dict[str, Any], seed: str) -> CasinoGame:
+    def from_setup(cls, setup: dict[str, Any], seed: str) -> CasinoSession:
         return cls(setup["config"], int(setup["stake"]), seed, None)
+
+    @classmethod
+    def new(
+        cls,
+        config: dict[str, Any],
+        seats: int,
+        bots: dict[int, str],
+        seed: str,
+        stake: int | None = None,
+        credit: int | None = None,
+    ) -> CasinoSession:
+        """A round for ``stake`` cents; a stake the rules refuse (or above ``credit``) raises
+        :class:`~mazziere.casino.StakeError` before anything moves."""
+        return cls(config, 0 if stake is None else stake, seed, credit)
+
+    @staticmethod
+    def table_rules(config: dict[str, Any]) -> TableRules:
+        """A round starts with a stake from the session credit; leaving completes a round in
+        progress by the default strategy and closes the session (seed 000)."""
+        return TableRules(starts_with="stake", session_money=True, on_leave="finish")
 
     @staticmethod
     def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:

@@ -1,4 +1,5 @@
-"""Five-card draw at a server table: the player (seat 0) against a computer level (seat 1),
+"""Five-card draw through the game contract (:mod:`mazziere.game`): the player (seat 0) against
+a computer level (seat 1),
 play money (chips), no ledger. On a time-out the server checks if it costs nothing, else folds
 (platform.md "Time and presence"); in the draw it stands pat."""
 
@@ -7,11 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from mazziere.errors import OptionError
+from mazziere.game import GameSession, Step, TableRules, bot_random, event_rows, seed_rng
 from mazziere.poker import actions as PA
 from mazziere.poker import engine as poker
 from mazziere.poker.bots import LEVELS, find_bot
 from mazziere.poker.options import Rules
-from mazziere.server.games.base import GameSession, Step, bot_random, event_rows, seed_rng
 
 HUMAN, COMPUTER = 0, 1
 
@@ -30,7 +31,9 @@ def check_or_fold(legal: list[str]) -> str:
     return "fold" if "fold" in legal else legal[0]
 
 
-class PokerGame(GameSession):
+class PokerSession(GameSession):
+    """A game of draw poker against the computer, to the end of the bankrolls or the pledges."""
+
     game = "poker"
 
     def __init__(self, config: dict[str, Any], seed: str) -> None:
@@ -51,8 +54,31 @@ class PokerGame(GameSession):
         return config, 2
 
     @classmethod
-    def from_setup(cls, setup: dict[str, Any], seed: str) -> PokerGame:
+    def from_setup(cls, setup: dict[str, Any], seed: str) -> PokerSession:
         return cls(setup["config"], seed)
+
+    @classmethod
+    def new(
+        cls,
+        config: dict[str, Any],
+        seats: int,
+        bots: dict[int, str],
+        seed: str,
+        stake: int | None = None,
+        credit: int | None = None,
+    ) -> PokerSession:
+        return cls(config, seed)
+
+    @staticmethod
+    def table_rules(config: dict[str, Any]) -> TableRules:
+        """Seat 1 is always the computer at the table's level; a player who leaves forfeits
+        the game to it (draw-poker.md)."""
+        return TableRules(
+            fixed_bots={COMPUTER: str(config.get("level", "normal"))}, on_leave="forfeit"
+        )
+
+    def forfeit(self, seat: int) -> dict[str, Any]:
+        return {"winner": COMPUTER, "reason": "left"}
 
     @property
     def setup(self) -> dict[str, Any]:

@@ -1,0 +1,219 @@
+"""The contract every game implements, and the registry of games by name (design.md).
+
+A game is driven through one interface: a new game from (its table configuration, the seats and
+their bots, a seed), who must decide now, the legal actions of a seat, apply, the view of a
+seat, the result, and the action taken on a time-out. :class:`TableRules` says, as data, how a
+table hosts the game (fixed computer seats, joining after the start, what leaving does, whether
+money moves through a session credit), so that the server drives every game through this module
+alone and knows no game by name. Adding a game means one module with a :class:`GameSession`
+subclass and one line in :data:`REGISTRY`.
+
+Standard library only: the rules packages stay installable without third-party packages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Literal, Self
+
+from mazziere.errors import OptionError
+from mazziere.rng import ShakeRng
+from mazziere.textevents import TextEvent
+
+REGISTRY: dict[str, str] = {
+    "uno": "mazziere.uno.session:UnoSession",
+    "casino": "mazziere.casino.session:CasinoSession",
+    "poker": "mazziere.poker.session:PokerSession",
+}
+"""Every game a table can host: its name and where its :class:`GameSession` lives (imported on
+first use, so the registry imports no game and no game imports the registry's users)."""
+
+
+def game_names() -> list[str]:
+    return list(REGISTRY)
+
+
+def find_game(name: str) -> type[GameSession]:
+    """The session class of the game called ``name``; an unknown name is an OptionError."""
+    target = REGISTRY.get(name)
+    if target is None:
+        raise OptionError(
+            f"unknown game {name!r}: {', '.join(REGISTRY)}",
+            "unknown_game",
+        )
+    module, _, attr = target.partition(":")
+    cls: type[GameSession] = getattr(importlib.import_module(module), attr)
+    return cls
+
+
+# ------------------------------------------------------------------------------ randomness
+def new_seed() -> str:
+    """A fresh 256-bit hand seed from the OS's cryptographic source (hex)."""
+    return os.urandom(32).hex()
+
+
+def seed_rng(seed_hex: str) -> ShakeRng:
+    return ShakeRng(bytes.fromhex(seed_hex))
+
+
+def commitment(seed_hex: str) -> str:
+    """SHA-256 of the seed: published when the hand starts, the seed revealed after."""
+    return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
+
+
+def bot_random(seed_hex: str, seq: int) -> random.Random:
+    """A bot's source for one decision, derived from the hand seed (replays decide alike)."""
+    return random.Random(f"{seed_hex}:{seq}")
+
+
+# ------------------------------------------------------------------------------ steps
+Visibility = tuple[str, int | None, int | None]
+
+
+def event_rows(events: list[Any]) -> list[Visibility]:
+    """Each event once for everybody, or, if it has private fields, in full for its owner and
+    blanked for everybody else (see :class:`Step`)."""
+    rows: list[Visibility] = []
+    for e in events:
+        assert isinstance(e, TextEvent)
+        owner = getattr(e, e.owner_field) if e.private_fields and e.owner_field else None
+        if owner is None:
+            rows.append((str(e), None, None))
+        else:
+            rows.append((str(e), owner, None))
+            rows.append((str(e.for_seat(None)), None, owner))
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One applied action: who, what (text), by whom (player, bot, server), and its events as
+    ``(text, only, hidden_from)``: ``only`` is the one seat that may see that text (``None``:
+    anyone but ``hidden_from``), so a drawn card goes to its owner and a count to the rest."""
+
+    seat: int
+    action: str
+    actor: str
+    events: list[Visibility]
+
+
+# ------------------------------------------------------------------------------ tables
+@dataclass(frozen=True)
+class TableRules:
+    """How a table hosts a game: what the server does around the rules (platform.md)."""
+
+    fixed_bots: dict[int, str] = field(default_factory=dict)
+    """Seats always played by the computer (draw poker: seat 1 is the opponent)."""
+    fill_bots: str | None = None
+    """At the start, empty seats are given to this bot (UNO); ``None``: no filling."""
+    seat_after_start: bool = True
+    """A newcomer may take a free seat while a game is in progress."""
+    starts_with: Literal["start", "stake"] = "start"
+    """``start``: a seated player starts the game; ``stake``: each round starts with a stake
+    from the session credit (UNO CASINO)."""
+    session_money: bool = False
+    """Money moves wallet -> table session credit -> stakes and payouts -> back to the wallet on
+    leaving; a disconnected session with no pending decision closes after a while (seed 000)."""
+    on_leave: Literal["substitute", "forfeit", "finish"] = "substitute"
+    """A player leaving a game in progress: ``substitute`` (a computer player takes the seat,
+    unless the game has its own leave action), ``forfeit`` (the game ends, see
+    :meth:`GameSession.forfeit`), ``finish`` (the player's default strategy completes it)."""
+    substitute_bot: str = "autoplay"
+
+
+class GameSession(ABC):
+    """A game in progress at a table: the contract the server drives every game through."""
+
+    game: str = ""
+
+    # --- making games
+    @staticmethod
+    @abstractmethod
+    def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
+        """Validate a create-table request: (the table's config, number of seats)."""
+
+    @staticmethod
+    @abstractmethod
+    def table_rules(config: dict[str, Any]) -> TableRules:
+        """How a table with ``config`` hosts this game."""
+
+    @classmethod
+    @abstractmethod
+    def new(
+        cls,
+        config: dict[str, Any],
+        seats: int,
+        bots: dict[int, str],
+        seed: str,
+        stake: int | None = None,
+        credit: int | None = None,
+    ) -> Self:
+        """A new game for a table's ``config``, its number of seats and its computer seats,
+        dealt from ``seed`` (and, for a staked game, the stake and the credit behind it);
+        a refused stake or option raises a typed error."""
+
+    @classmethod
+    @abstractmethod
+    def from_setup(cls, setup: dict[str, Any], seed: str) -> Self:
+        """Rebuild the game as it was dealt (then replay its actions)."""
+
+    @property
+    @abstractmethod
+    def setup(self) -> dict[str, Any]:
+        """Everything besides the seed and the actions needed to rebuild this game."""
+
+    # --- playing
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def result(self) -> dict[str, Any]:
+        """The outcome (empty while the game runs); ``payout`` is money won, for staked
+        games."""
+
+    @abstractmethod
+    def deciders(self) -> list[int]:
+        """Seats with a pending decision (a timer runs for each human one)."""
+
+    @abstractmethod
+    def legal(self, seat: int) -> list[str]:
+        """The legal actions of ``seat`` now, in a stable order, as text."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (JSON-ready); ``None`` for a spectator."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: str, actor: str) -> Step:
+        """Apply an action (raises a typed MazziereError, changing nothing, if refused)."""
+
+    @abstractmethod
+    def timeout(self, seat: int) -> Step:
+        """The server acts for ``seat`` whose decision time ran out."""
+
+    @abstractmethod
+    def bot_move(self, seat: int) -> str | None:
+        """What a bot at ``seat`` does now (``None``: nothing now)."""
+
+    def leave_action(self, seat: int) -> str | None:
+        """The game's own action for a player leaving mid-game, if it has one (two-player
+        online UNO: the leaver abandons the match)."""
+        return None
+
+    def forfeit(self, seat: int) -> dict[str, Any]:
+        """The result recorded when ``seat`` leaves a game whose table forfeits it."""
+        return {"winner": None, "reason": "left", "left": seat}
+
+    def visible(self, step: Step, seat: int | None) -> list[str]:
+        """The texts of ``step``'s events that ``seat`` may see."""
+        return [
+            text
+            for text, only, hidden_from in step.events
+            if (only is None and (hidden_from is None or hidden_from != seat)) or only == seat
+        ]
