@@ -1,93 +1,27 @@
-"""Server settings and the shared context every part of the server reaches through."""
+"""The running server's parts, assembled: settings, database, clock, metrics, connections
+(the hub) and the table actors. Each part depends only on the narrow interfaces of
+:mod:`mazziere.server.ports`, never on this module, so nothing imports in a circle."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mazziere.server.clock import Clock, RealClock
+from mazziere.server.hub import Hub
 from mazziere.server.metrics import Metrics
-from mazziere.server.store.accounts import TokenPolicy
-from mazziere.server.store.db import Database, sqlite_url
+from mazziere.server.settings import Settings
+from mazziere.server.store.db import Database
+from mazziere.server.tables import TableActor
 
-if TYPE_CHECKING:
-    from mazziere.server.tables import TableActor
-
-
-@dataclass
-class Settings:
-    """Everything an operator may set (``mazziere serve --help`` lists the common ones)."""
-
-    data_dir: Path = field(default_factory=lambda: Path("data"))
-    database_url: str | None = None
-    demo_credit: int = 100_000
-    """Cents credited on sign-up (play money)."""
-    hold_seconds: float = 120.0
-    """A dropped player's seat is held this long (platform.md)."""
-    casino_close_seconds: float = 180.0
-    """A disconnected casino session with no pending decision closes after this long (000)."""
-    inactivity_seconds: float = 1200.0
-    """No game action for this long: warning, then disconnection (000)."""
-    inactivity_warning_seconds: float = 60.0
-    """How long before the disconnection the warning comes."""
-    max_messages_per_second: float = 20.0
-    """Messages a connection may send per second; more get one ``rate_limited`` error, then
-    are dropped, and a connection still over the limit after ``flood_grace_seconds`` is
-    closed with 1008."""
-    flood_grace_seconds: float = 2.0
-    auth_seconds: float = 10.0
-    """A new connection must send ``auth`` within this long (else closed, 4003)."""
-    silent_seconds: float = 90.0
-    """A connection that sends nothing for this long is closed (4007); clients ping every
-    25 s."""
-    ws_ping_seconds: float = 20.0
-    """WebSocket ping interval (and pong timeout): dead peers are found and dropped."""
-    ws_max_bytes: int = 65536
-    """Transport limit of one WebSocket message; a larger one closes the socket with 1009."""
-    token_idle_seconds: float = 3600.0
-    """A login session unused this long expires (1 hour)."""
-    token_absolute_seconds: float = 12 * 3600.0
-    """A login session expires this long after the login whatever its use (12 hours)."""
-    token_touch_seconds: float = 60.0
-    """A token's use is recorded at most this often (one write a minute, not one a request)."""
-    login_limit_account: str = "5 per 5 minutes"
-    """Failed logins allowed per account (``limits`` notation); more get 429."""
-    login_limit_address: str = "30 per 5 minutes"
-    """Failed logins allowed per client address; more get 429."""
-    rate_limit_storage: str = "memory://"
-    """Where login counters live (``limits`` storage URL; ``redis://...`` for several
-    processes)."""
-    api_docs: bool = False
-    """Serve ``/docs`` and ``/openapi.json`` (off in production)."""
-    metrics_token: str | None = None
-    """If set, ``/metrics`` also answers remote callers that send ``Bearer <token>``."""
-    metrics_public: bool = False
-    """Serve ``/metrics`` to anyone (default: loopback callers, or the metrics token)."""
-    argon2_time_cost: int = 3
-    """Argon2 iterations for new password hashes."""
-    argon2_memory_kib: int = 65536
-    """Argon2 memory for new password hashes (KiB)."""
-
-    def url(self) -> str:
-        return self.database_url or sqlite_url(self.data_dir)
-
-    def token_policy(self) -> TokenPolicy:
-        return TokenPolicy(
-            idle=self.token_idle_seconds,
-            absolute=self.token_absolute_seconds,
-            touch=self.token_touch_seconds,
-        )
+__all__ = ["Server", "Settings"]
 
 
 class Server:
     """The running server's parts: settings, database, clock, connections, tables, metrics."""
 
     def __init__(self, settings: Settings, clock: Clock | None = None) -> None:
-        from mazziere.server.hub import Hub
-
         self.settings = settings
         self.db = Database(settings.url())
         self.clock: Clock = clock or RealClock()

@@ -26,8 +26,7 @@ from mazziere.server.store import accounts
 from mazziere.server.store.accounts import AuthError
 
 if TYPE_CHECKING:
-    from mazziere.server.context import Server
-    from mazziere.server.tables import TableActor
+    from mazziere.server.ports import HubRuntime, Table
 
 log = logging.getLogger("mazziere.server")
 
@@ -92,7 +91,7 @@ class Connection:
 
 
 class Hub:
-    def __init__(self, srv: Server) -> None:
+    def __init__(self, srv: HubRuntime) -> None:
         self.srv = srv
         self.conns: dict[int, Connection] = {}
 
@@ -431,7 +430,7 @@ class Hub:
             )
             await self._resend(conn, actor)
 
-    async def _resend(self, conn: Connection, actor: TableActor) -> None:
+    async def _resend(self, conn: Connection, actor: Table) -> None:
         seat = actor.seat_of(conn.account)
         if seat is not None:
             await self.send(conn.account, await actor.update_for(seat))

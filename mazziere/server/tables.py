@@ -27,7 +27,7 @@ from mazziere.server.store import ledger
 from mazziere.server.store.models import CasinoSession, GameTable, Hand
 
 if TYPE_CHECKING:
-    from mazziere.server.context import Server
+    from mazziere.server.ports import ActorRuntime
 
 MAX_BOT_STEPS = 20_000
 
@@ -57,7 +57,7 @@ class SeatInfo:
 class TableActor:
     """One table. All public methods take the lock, so actions apply one at a time."""
 
-    def __init__(self, srv: Server, row: GameTable) -> None:
+    def __init__(self, srv: ActorRuntime, row: GameTable) -> None:
         self.srv = srv
         self.id = row.id
         self.game = row.game

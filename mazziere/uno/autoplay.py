@@ -12,15 +12,11 @@ give-four takes the first seat offered.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from mazziere.cards.uno import FACE_COLOR, Card, Color
 from mazziere.uno import actions as A
 from mazziere.uno.state import Phase
-
-if TYPE_CHECKING:
-    from mazziere.uno.machine import Machine
 
 
 def choose_autoplay(legal: Sequence[A.Action], hand: Sequence[Card], phase: Phase) -> A.Action:
@@ -48,21 +44,3 @@ def choose_autoplay(legal: Sequence[A.Action], hand: Sequence[Card], phase: Phas
         return A.PASS
     real = [a for a in legal if not isinstance(a, (A.CallUno, A.Catch, A.Challenge))]
     return (real or list(legal))[0]
-
-
-def autoplay_choice(machine: Machine, seat: int) -> Iterator[A.Action]:
-    """Actions the server applies for a timed-out seat, decided one at a time (draw, then
-    keep or play the drawn card)."""
-    for _ in range(4):
-        if machine.current != seat or machine.phase is Phase.OVER:
-            return
-        legal = [a for a in machine.legal(seat) if not isinstance(a, A.Catch)]
-        if not legal:
-            return
-        phase = machine.phase
-        action = choose_autoplay(legal, machine.hands[seat], phase)
-        yield action
-        if phase is Phase.PLAY and not isinstance(action, (A.Draw, A.CallUno)):
-            return
-        if phase in (Phase.DRAWN, Phase.PENDING):
-            return

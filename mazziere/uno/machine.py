@@ -34,6 +34,7 @@ from mazziere.errors import GameOver, IllegalAction, MalformedAction, NotYourTur
 from mazziere.rng import Rng
 from mazziere.uno import actions as A
 from mazziere.uno import events as E
+from mazziere.uno.autoplay import choose_autoplay
 from mazziere.uno.matching import (
     DRAW2_RANK,
     REVERSE_RANK,
@@ -659,14 +660,21 @@ class Machine(Scoring):
         if self.rules.abandonment and self.n == 2:
             self._abandon(seat, "timeout")
             return
-        from mazziere.uno.autoplay import autoplay_choice  # local: autoplay reads machines
-
         self.events.append(E.AutoPlayed(seat))
         self.clock -= 1
-        for action in autoplay_choice(self, seat):
-            if self.phase is Phase.OVER or self.current != seat:
-                break
+        for _ in range(4):  # draw, then keep or play the drawn card: one decision at a time
+            if self.current != seat or self.phase is Phase.OVER:
+                return
+            legal = [a for a in self.legal(seat) if not isinstance(a, A.Catch)]
+            if not legal:
+                return
+            phase = self.phase
+            action = choose_autoplay(legal, self.hands[seat], phase)
             self.act(seat, action)
+            if phase is Phase.PLAY and not isinstance(action, (A.Draw, A.CallUno)):
+                return
+            if phase in (Phase.DRAWN, Phase.PENDING):
+                return
 
     def _leave(self, seat: int) -> None:
         if not (self.rules.abandonment and self.n == 2):

@@ -1,0 +1,76 @@
+"""The narrow interfaces the server's parts see of each other (design.md "Server"): a table
+actor sees a runtime with an outbox; the hub sees a runtime with a directory of tables. The
+concrete parts (``context.Server``, ``hub.Hub``, ``tables.TableActor``) satisfy these
+Protocols; none of them imports another, so the package has no import circle."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from typing import Any, Protocol
+
+from mazziere.server.clock import Clock, Timer
+from mazziere.server.metrics import Metrics
+from mazziere.server.settings import Settings
+from mazziere.server.store.accounts import TokenPolicy
+from mazziere.server.store.db import Database
+
+
+class Outbox(Protocol):
+    """Where a table sends a player's messages (the player's connection, if any)."""
+
+    async def send(self, account: int, message: Any) -> None: ...
+
+
+class Jobs(Protocol):
+    """Background work and timers on the server's clock."""
+
+    settings: Settings
+    db: Database
+    clock: Clock
+    metrics: Metrics
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None: ...
+
+    def later(self, delay: float, job: Callable[[], Awaitable[Any]]) -> Timer: ...
+
+
+class ActorRuntime(Jobs, Protocol):
+    """What a table actor uses: settings, database, clock, metrics, jobs and an outbox."""
+
+    @property
+    def hub(self) -> Outbox: ...
+
+
+class Table(Protocol):
+    """What the hub uses of a table actor."""
+
+    id: int
+    state_no: int
+
+    def seat_of(self, account: int) -> int | None: ...
+
+    async def join(self, account: int, username: str) -> int: ...
+
+    async def leave(self, account: int) -> None: ...
+
+    async def start(self, account: int) -> None: ...
+
+    async def act(self, account: int, state_no: int, action: str) -> None: ...
+
+    async def stake(self, account: int, state_no: int, amount: int) -> None: ...
+
+    async def top_up(self, account: int, amount: int, key: str | None = None) -> int: ...
+
+    async def update_for(self, seat: int) -> dict[str, Any]: ...
+
+    def on_disconnect(self, account: int) -> None: ...
+
+
+class HubRuntime(Jobs, Protocol):
+    """What the hub uses: settings, database, clock, metrics, jobs, token lifetimes and the
+    directory of tables."""
+
+    tokens: TokenPolicy
+
+    @property
+    def tables(self) -> Mapping[int, Table]: ...
