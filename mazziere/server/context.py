@@ -14,6 +14,7 @@ from mazziere.server.metrics import Metrics
 from mazziere.server.settings import Settings
 from mazziere.server.store.db import Database
 from mazziere.server.tables import TableActor
+from mazziere.server.throttle import LoginThrottle
 
 __all__ = ["Server", "Settings"]
 
@@ -35,6 +36,9 @@ class Server:
         self.hasher = make_hasher(settings.argon2_time_cost, settings.argon2_memory_kib)
         self.verifier = Verifier(self.hasher)
         self.tokens = settings.token_policy()
+        self.throttle = LoginThrottle(
+            settings.login_limit_account, settings.login_limit_address, settings.rate_limit_storage
+        )
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Run a background job; :meth:`idle` waits for all of them (tests)."""

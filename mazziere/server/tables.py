@@ -11,20 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import uuid
 from collections import deque
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
-
-from sqlalchemy import select, update
 
 from mazziere.errors import IllegalAction, MazziereError, NotYourTurn
 from mazziere.game import GameSession, Step, TableRules, commitment, find_game, new_seed
 from mazziere.server.clock import Timer
-from mazziere.server.records import close_hand, open_hand, record_steps
-from mazziere.server.store import ledger
-from mazziere.server.store.models import CasinoSession, GameTable, Hand
+from mazziere.server.store import hands, money
+from mazziere.server.store import tables as table_rows
+from mazziere.server.store.hands import close_hand, open_hand, record_steps
+from mazziere.server.store.models import GameTable
 
 if TYPE_CHECKING:
     from mazziere.server.ports import ActorRuntime
@@ -214,18 +211,16 @@ class TableActor:
         self,
         game: GameSession,
         seed: str,
-        moves: list[tuple[str, int]] | None = None,
+        stake: int | None = None,
         credit_after: int | None = None,
     ) -> None:
         """Open the hand record (and move the stake) in one transaction; the actor takes the
         new hand and the credit after the stake only once it committed."""
         async with self.srv.db.write() as db:
             hand = await open_hand(db, self.id, self.game, seed, game.setup, self._players())
-            if moves:
-                await ledger.post(db, f"stake:{hand.id}", "stake", f"hand:{hand.id}", moves)
-            row = await db.get(GameTable, self.id)
-            if row is not None:
-                row.status = "playing"
+            if stake is not None and self.casino_session is not None:
+                await money.stake(db, self.casino_session, hand.id, stake)
+            await table_rows.set_status(db, self.id, "playing")
         self.session, self.hand_id, self.seq = game, hand.id, 0
         if credit_after is not None:
             self.credit = credit_after
@@ -308,22 +303,10 @@ class TableActor:
             if work.is_over:
                 result = work.result()
                 await close_hand(db, self.hand_id, result)
-                if self.casino_session is not None and "payout" in result:
+                if self.casino_session is not None:
                     paid = int(result.get("payout", 0))
-                    if paid:
-                        await ledger.post(
-                            db,
-                            f"payout:{self.hand_id}",
-                            "payout",
-                            f"hand:{self.hand_id}",
-                            [
-                                (ledger.HOUSE, -paid),
-                                (ledger.casino_book(self.casino_session), paid),
-                            ],
-                        )
-                await db.execute(
-                    update(GameTable).where(GameTable.id == self.id).values(status="open")
-                )
+                    await money.payout(db, self.casino_session, self.hand_id, paid)
+                await table_rows.set_status(db, self.id, "open")
         self.session, self.seq = work, seq
         if paid and self.credit is not None:
             self.credit += paid
@@ -355,21 +338,10 @@ class TableActor:
                 raise TableError("sit at the table first", "not_seated")
             if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
                 raise TableError("a top-up is a positive number of cents", "bad_amount")
-            sid = self.casino_session
             async with self.srv.db.write() as db:
-                if sid is None:  # the first top-up opens the session, in the same transaction
-                    cs = CasinoSession(account_id=account, table_id=self.id)
-                    db.add(cs)
-                    await db.flush()
-                    sid = cs.id
-                await ledger.post(
-                    db,
-                    key or f"topup:{sid}:{uuid.uuid4().hex}",
-                    "topup",
-                    f"casino:{sid}",
-                    [(ledger.wallet(account), -amount), (ledger.casino_book(sid), amount)],
+                sid, credit = await money.top_up(
+                    db, account, self.id, self.casino_session, amount, key
                 )
-                credit = await ledger.balance(db, ledger.casino_book(sid))
             # committed: only now does the table hold the session (a refused first top-up
             # rolled its row back, and its id may be given to another session)
             self.casino_session, self.credit = sid, credit
@@ -396,13 +368,7 @@ class TableActor:
             # a bad stake raises StakeError here, before any money moves
             bots = {i: s.bot for i, s in enumerate(self.seats) if s.bot}
             game = self.kind.new(self.config, len(self.seats), bots, seed, amount, credit)
-            book = ledger.casino_book(self.casino_session)
-            await self._begin_hand(
-                game,
-                seed,
-                [(book, -amount), (ledger.HOUSE, amount)],
-                credit_after=credit - amount,
-            )
+            await self._begin_hand(game, seed, stake=amount, credit_after=credit - amount)
 
     async def _finish_by_default(self) -> None:
         """Complete the hand in progress with the default strategy (casino, 000)."""
@@ -417,23 +383,8 @@ class TableActor:
     async def _close_casino_session(self, why: str) -> None:
         if self.casino_session is None:
             return
-        sid = self.casino_session
         async with self.srv.db.write() as db:
-            cs = await db.get(CasinoSession, sid)
-            book = ledger.casino_book(sid)
-            rest = await ledger.balance(db, book)
-            if cs is not None and cs.status == "open":
-                if rest:
-                    await ledger.post(
-                        db,
-                        f"close:{sid}",
-                        "session_close",
-                        f"casino:{sid}",
-                        [(book, -rest), (ledger.wallet(cs.account_id), rest)],
-                    )
-                cs.status = "closed"
-                cs.note = why
-                cs.closed_at = datetime.now(UTC)
+            rest = await money.close(db, self.casino_session, why)
         self.casino_session = None
         self.credit = None
         self._note(f"casino session closed ({why}); {rest} cents credited to the wallet")
@@ -555,35 +506,20 @@ class TableActor:
     async def recover(self) -> dict[str, Any]:
         """Resume after a restart: rebuild the unfinished hand from its seed and actions; a
         casino hand is completed by the default strategy, settled and its session closed."""
-        from mazziere.server.records import actions_of
-        from mazziere.server.store.models import HandPlayer
-
         report: dict[str, Any] = {"table": self.id, "resumed": False, "completed": False}
         async with self.srv.db.session() as db:
-            hand = await db.scalar(
-                select(Hand)
-                .where(Hand.table_id == self.id, Hand.status == "playing")
-                .order_by(Hand.id.desc())
-                .limit(1)
-            )
-            cs = await db.scalar(
-                select(CasinoSession).where(
-                    CasinoSession.table_id == self.id, CasinoSession.status == "open"
-                )
-            )
-            if cs is not None:
-                self.casino_session = cs.id
-                self.seats[0].account = cs.account_id
-                self.credit = await ledger.balance(db, ledger.casino_book(cs.id))
+            hand = await hands.unfinished(db, self.id)
+            cs = await money.open_session_at(db, self.id)
+            if cs is not None:  # committed state: the session, its owner, its credit
+                self.casino_session, self.credit = cs.id, cs.credit
+                self.seats[0].account = cs.account
             if hand is None:
                 if cs is not None:
                     await self._close_casino_session("restart")
                     self._vacate(0)
                 return report
-            players = list(
-                (await db.scalars(select(HandPlayer).where(HandPlayer.hand_id == hand.id))).all()
-            )
-            steps = await actions_of(db, hand.id)
+            players = await hands.players_of(db, hand.id)
+            steps = await hands.actions_of(db, hand.id)
         for p in players:
             if p.seat < len(self.seats):
                 self.seats[p.seat].account = p.account_id

@@ -189,8 +189,9 @@ async def test_metrics_count_players_decisions_latency_and_errors(
         await c.wait(lambda m: m["type"] == "table")
         await c.send({"type": "start", "table": table})
         await play_until_over(c, table, 0)
+        n = len(c.messages)
         await c.ws.send("{oops")
-        await c.wait(lambda m: m["type"] == "error")
+        await c.wait(lambda m: m["type"] == "error" and m["code"] == "malformed", start=n)
         text = (await live.http.get("/metrics")).text
         assert "mazziere_players_connected 1.0" in text
         assert re.search(r'mazziere_decisions_total\{actor="player",game="uno"\} [1-9]', text)

@@ -238,3 +238,36 @@ async def check_owners(db: AsyncSession, books: list[str], balances: dict[str, i
                 f"table {table} has {len(ids)} open casino sessions ({listed}) sharing its credit"
             )
     return problems
+
+
+async def movements(
+    db: AsyncSession, books: list[str], limit: int = 200
+) -> list[dict[str, object]]:
+    """The latest ledger lines of ``books``, newest first (a wallet page)."""
+    rows = (
+        await db.execute(
+            select(
+                LedgerEntry.book,
+                LedgerEntry.amount,
+                LedgerTxn.kind,
+                LedgerTxn.ref,
+                LedgerTxn.created_at,
+                LedgerTxn.id,
+            )
+            .join(LedgerTxn, LedgerTxn.id == LedgerEntry.txn_id)
+            .where(LedgerEntry.book.in_(books))
+            .order_by(LedgerTxn.id.desc())
+            .limit(limit)
+        )
+    ).all()
+    return [
+        {
+            "txn": r.id,
+            "book": r.book,
+            "amount": r.amount,
+            "kind": r.kind,
+            "ref": r.ref,
+            "at": r.created_at.isoformat(),
+        }
+        for r in rows
+    ]

@@ -1,21 +1,17 @@
 """Hand records (platform.md "Money and records"): a hand's row with its seed and commitment,
-each action with its events, the result; money moved in the same database transaction as the
-action that causes it."""
+each action with its events, the result, and the queries behind "my last hands" and a hand's
+replay; money moves in the same database transaction as the action that causes it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import desc, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.game import Step, commitment
-from mazziere.server.store import ledger
 from mazziere.server.store.models import Hand, HandAction, HandPlayer
-
-Moves = Sequence[tuple[str, int]]
 
 
 async def open_hand(
@@ -77,12 +73,48 @@ async def close_hand(db: AsyncSession, hand_id: int, result: dict[str, Any]) -> 
     )
 
 
-async def post_money(db: AsyncSession, key: str, kind: str, ref: str, moves: Moves) -> None:
-    await ledger.post(db, key, kind, ref, moves)
-
-
 async def actions_of(db: AsyncSession, hand_id: int) -> list[HandAction]:
     rows = await db.scalars(
         select(HandAction).where(HandAction.hand_id == hand_id).order_by(HandAction.seq)
     )
     return list(rows.all())
+
+
+async def unfinished(db: AsyncSession, table_id: int) -> Hand | None:
+    """The table's hand in progress, if any (crash recovery)."""
+    return await db.scalar(
+        select(Hand)
+        .where(Hand.table_id == table_id, Hand.status == "playing")
+        .order_by(Hand.id.desc())
+        .limit(1)
+    )
+
+
+async def players_of(db: AsyncSession, hand_id: int) -> list[HandPlayer]:
+    return list((await db.scalars(select(HandPlayer).where(HandPlayer.hand_id == hand_id))).all())
+
+
+async def recent_of(db: AsyncSession, account: int, limit: int) -> list[tuple[Hand, int]]:
+    """``account``'s last hands, newest first, with the seat it had."""
+    rows = await db.execute(
+        select(Hand, HandPlayer.seat)
+        .join(HandPlayer, HandPlayer.hand_id == Hand.id)
+        .where(HandPlayer.account_id == account)
+        .order_by(desc(Hand.id))
+        .limit(limit)
+    )
+    return [(h, int(seat)) for h, seat in rows.all()]
+
+
+async def seat_in(db: AsyncSession, hand_id: int, account: int) -> int | None:
+    """The seat ``account`` had in hand ``hand_id`` (``None``: it did not play it)."""
+    seat = await db.scalar(
+        select(HandPlayer.seat).where(
+            HandPlayer.hand_id == hand_id, HandPlayer.account_id == account
+        )
+    )
+    return None if seat is None else int(seat)
+
+
+async def get(db: AsyncSession, hand_id: int) -> Hand | None:
+    return await db.get(Hand, hand_id)

@@ -1,0 +1,86 @@
+"""Accounts: sign up, log in (throttled), log out, who am I."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from pydantic import Field
+
+from mazziere.server.hub import Close
+from mazziere.server.routes.deps import Body, Me, Srv, bearer
+from mazziere.server.store import accounts, ledger
+from mazziere.server.store.accounts import AuthError
+
+router = APIRouter(prefix="/api")
+
+
+class Credentials(Body):
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=256)
+
+
+@router.post("/signup")
+async def signup(body: Credentials, server: Srv) -> dict[str, Any]:
+    """422 for a name or password the policy refuses, 409 for a taken name."""
+    digest = await accounts.hash_new_password(body.username, body.password, server.hasher)
+    async with server.db.write() as db:  # the hash is made before the write opens
+        acc = await accounts.create_account(db, body.username, digest, server.settings.demo_credit)
+        token, _ = await accounts.open_session(db, acc)
+    return {"account": acc.id, "username": acc.username, "token": token}
+
+
+@router.post("/login")
+async def login(body: Credentials, request: Request, server: Srv) -> dict[str, Any]:
+    """401 for a wrong name or password (an unknown name costs the same time), 429 with
+    ``Retry-After`` after too many failures for the account or the address. A login ends the
+    account's other sessions: their tokens are revoked, their sockets closed."""
+    address = request.client.host if request.client else "?"
+    await server.throttle.check(body.username, address)
+    async with server.db.session() as db:
+        acc = await accounts.find_account(db, body.username)
+    if not await server.verifier.verify(acc, body.password) or acc is None:
+        await server.throttle.failed(body.username, address)
+        raise AuthError("wrong username or password", "bad_credentials")
+    await server.throttle.succeeded(body.username)
+    async with server.db.write() as db:
+        token, revoked = await accounts.open_session(db, acc)
+    await server.hub.end_sessions(
+        revoked, Close.REPLACED, "this account logged in elsewhere: this session has ended"
+    )
+    return {"account": acc.id, "username": acc.username, "token": token}
+
+
+@router.post("/logout")
+async def logout(
+    server: Srv, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    """Revoke the token and close every socket opened with it (4005)."""
+    token = bearer(authorization)
+    if token is None:
+        raise AuthError("log in first", "not_logged_in")
+    async with server.db.write() as db:
+        revoked = await accounts.log_out(db, token)
+    if revoked is not None:
+        await server.hub.end_sessions([revoked], Close.LOGGED_OUT, "you logged out")
+    return {"ok": True}
+
+
+@router.get("/me")
+async def whoami(account: Me, server: Srv) -> dict[str, Any]:
+    async with server.db.session() as db:
+        bal = await ledger.balance(db, ledger.wallet(account.id))
+    return {"account": account.id, "username": account.username, "balance": bal}
+
+
+@router.get("/wallet")
+async def wallet(account: Me, server: Srv) -> dict[str, Any]:
+    """The balance and the latest ledger lines of one's wallet and casino sessions."""
+    from mazziere.server.store import money
+
+    async with server.db.session() as db:
+        books = [ledger.wallet(account.id)]
+        books += [ledger.casino_book(s) for s in await money.sessions_of(db, account.id)]
+        lines = await ledger.movements(db, books)
+        bal = await ledger.balance(db, ledger.wallet(account.id))
+    return {"balance": bal, "movements": lines}

@@ -1,0 +1,49 @@
+"""What every route needs: the running server, request bodies that are strict, and the account
+behind the request's bearer token."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+from pydantic import BaseModel, ConfigDict
+
+from mazziere.server.context import Server
+from mazziere.server.store import accounts
+from mazziere.server.store.models import Account
+
+
+class Body(BaseModel):
+    """Request bodies are strict: an integer field takes a JSON integer only (not "500",
+    500.0, 1e3 or true), unknown fields are refused; a refusal is 422 ``malformed``."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+def server_of(request: Request) -> Server:
+    srv: Server = request.app.state.server
+    return srv
+
+
+def bearer(authorization: str | None) -> str | None:
+    return (authorization or "").removeprefix("Bearer ").strip() or None
+
+
+async def current_account(
+    request: Request, authorization: Annotated[str | None, Header()] = None
+) -> Account:
+    """The account of the request's ``Authorization: Bearer <token>``, if that login session
+    is live; a use is recorded at most once a minute (it extends the idle lifetime)."""
+    server = server_of(request)
+    now = datetime.now(UTC)
+    async with server.db.session() as db:
+        acc, row = await accounts.authenticate_token(db, bearer(authorization), server.tokens, now)
+    if accounts.needs_touch(row, server.tokens, now):
+        async with server.db.write() as db:
+            await accounts.touch(db, row.token_hash, now)
+    return acc
+
+
+Srv = Annotated[Server, Depends(server_of)]
+Me = Annotated[Account, Depends(current_account)]
