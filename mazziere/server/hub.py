@@ -225,9 +225,7 @@ class Hub:
         if conn.closed:
             return
         async with self.srv.db.session() as db:
-            from mazziere.server.store.models import AuthToken
-
-            row = await db.get(AuthToken, conn.token_hash)
+            row = await accounts.token_row(db, conn.token_hash)
         policy = self.srv.tokens
         if row is None or row.revoked_at is not None:
             await self._close(conn, Close.EXPIRED, "this session has ended: log in again")

@@ -279,3 +279,8 @@ async def touch(db: AsyncSession, hash_: str, now: datetime | None = None) -> No
         .where(AuthToken.token_hash == hash_, AuthToken.revoked_at.is_(None))
         .values(last_used_at=now or datetime.now(UTC))
     )
+
+
+async def token_row(db: AsyncSession, hash_: str) -> AuthToken | None:
+    """A login session by its token's hash (an open socket checks it again at expiry)."""
+    return await db.get(AuthToken, hash_)
