@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from mazziere.server.clock import Clock, Timer
 from mazziere.server.metrics import Metrics
+from mazziere.server.protocol import TableUpdate
 from mazziere.server.settings import Settings
 from mazziere.server.store.accounts import TokenPolicy
 from mazziere.server.store.db import Database
@@ -61,7 +62,7 @@ class Table(Protocol):
 
     async def top_up(self, account: int, amount: int, key: str | None = None) -> int: ...
 
-    async def update_for(self, seat: int) -> dict[str, Any]: ...
+    async def update_for(self, seat: int) -> TableUpdate: ...
 
     def on_disconnect(self, account: int) -> None: ...
 

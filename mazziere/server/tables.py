@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from mazziere.errors import IllegalAction, MazziereError, NotYourTurn
 from mazziere.game import GameSession, Step, TableRules, commitment, find_game, new_seed
+from mazziere.server import protocol as P
 from mazziere.server.clock import Timer
 from mazziere.server.store import hands, money
 from mazziere.server.store import tables as table_rows
 from mazziere.server.store.hands import close_hand, open_hand, record_steps
 from mazziere.server.store.models import GameTable
+from mazziere.server.updates import table_update
 
 if TYPE_CHECKING:
     from mazziere.server.ports import ActorRuntime
@@ -174,21 +176,7 @@ class TableActor:
 
     async def _farewell(self, account: int, events: list[str]) -> None:
         """The leaver's last update: what happened as it left (session closed, credit)."""
-        update = {
-            "type": "table",
-            "table": self.id,
-            "game": self.game,
-            "state_no": self.state_no,
-            "status": self.status,
-            "seat": None,
-            "seats": [s.public() for s in self.seats],
-            "view": None,
-            "legal": [],
-            "events": events,
-            "time_left": None,
-            "log": list(self.log)[-10:],
-        }
-        await self.srv.hub.send(account, update)
+        await self.srv.hub.send(account, self._update(None, events))
 
     async def start(self, account: int) -> None:
         async with self.lock:
@@ -472,30 +460,28 @@ class TableActor:
             await self._broadcast()
 
     # ------------------------------------------------------------------------------ output
-    async def update_for(self, seat: int) -> dict[str, Any]:
+    async def update_for(self, seat: int) -> P.TableUpdate:
         info = self.seats[seat]
         events, info.pending = info.pending, []
-        view = self.session.view(seat) if self.session is not None else None
-        legal = self.session.legal(seat) if self.session is not None else []
+        return self._update(seat, events)
+
+    def _update(self, seat: int | None, events: list[str]) -> P.TableUpdate:
         credit = self.credit if self.casino_session is not None else None
-        if self.rules.session_money:
-            view = {**(view or {}), "credit": credit}
-        return {
-            "type": "table",
-            "table": self.id,
-            "game": self.game,
-            "state_no": self.state_no,
-            "status": self.status,
-            "seat": seat,
-            "seats": [s.public() for s in self.seats],
-            "view": view,
-            "legal": legal,
-            "events": events,
-            "time_left": None
+        return table_update(
+            table=self.id,
+            game=self.game,
+            state_no=self.state_no,
+            status=self.status,
+            seat=seat,
+            seats=[s.public() for s in self.seats],
+            session=self.session,
+            events=events,
+            time_left=None
             if self.deadline is None
             else round(max(0.0, self.deadline - self.srv.clock.now()), 1),
-            "log": list(self.log)[-10:],
-        }
+            log=self.log,
+            extra_view={"credit": credit} if self.rules.session_money else None,
+        )
 
     async def _broadcast(self) -> None:
         for i, info in enumerate(self.seats):

@@ -155,6 +155,10 @@ class UnoSession(GameSession):
     def view(self, seat: int | None) -> dict[str, Any]:
         return view_json(view(self.state, seat))
 
+    def seat_view(self, seat: int) -> tuple[dict[str, Any], list[str]]:
+        v = view(self.state, seat)  # the view carries the legal actions: computed once
+        return view_json(v), [str(a) for a in v.legal]
+
     def apply(self, seat: int, action: str, actor: str) -> Step:
         state, events = apply(self.state, seat, Action.parse(action))
         self.state = state
