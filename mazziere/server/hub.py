@@ -21,9 +21,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mazziere.errors import MazziereError
 from mazziere.server import protocol as P
-from mazziere.server.clock import Timer
 from mazziere.server.store import accounts
 from mazziere.server.store.accounts import AuthError
+from mazziere.server.timers import InactivityTimers
 
 if TYPE_CHECKING:
     from mazziere.server.ports import HubRuntime, Table
@@ -77,8 +77,7 @@ class Connection:
         default_factory=asyncio.Queue
     )
     closed: bool = False
-    warn_timer: Timer | None = None
-    kick_timer: Timer | None = None
+    inactivity: InactivityTimers | None = None
     window_start: float = 0.0
     window_count: int = 0
     window_over: bool = False
@@ -286,9 +285,8 @@ class Hub:
         w.cancel()
 
     async def _drop(self, conn: Connection) -> None:
-        for t in (conn.warn_timer, conn.kick_timer):
-            if t is not None:
-                t.cancel()
+        if conn.inactivity is not None:
+            conn.inactivity.cancel()
         for h in conn.transport_timers:
             h.cancel()
         conn.closed = True
@@ -301,15 +299,10 @@ class Hub:
     def _touch(self, conn: Connection) -> None:
         """A game action: restart the inactivity clock (000: 20 minutes); the login session
         counts as used (recorded at most once a minute)."""
-        s = self.srv.settings
-        for t in (conn.warn_timer, conn.kick_timer):
-            if t is not None:
-                t.cancel()
-        conn.warn_timer = self.srv.clock.call_later(
-            s.inactivity_seconds - s.inactivity_warning_seconds, lambda: self._warn(conn)
-        )
-        conn.kick_timer = self.srv.later(
-            s.inactivity_seconds,
+        if conn.inactivity is None:
+            conn.inactivity = InactivityTimers(self.srv)
+        conn.inactivity.restart(
+            lambda: self._warn(conn),
             lambda: self._close(conn, Close.INACTIVE, "disconnected after 20 minutes without play"),
         )
         now = asyncio.get_running_loop().time()

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 from mazziere.errors import IllegalAction, MazziereError, NotYourTurn
 from mazziere.game import GameSession, Step, TableRules, commitment, find_game, new_seed
 from mazziere.server import protocol as P
-from mazziere.server.clock import Timer
 from mazziere.server.store import hands, money
 from mazziere.server.store import tables as table_rows
 from mazziere.server.store.hands import close_hand, open_hand, record_steps
 from mazziere.server.store.models import GameTable
+from mazziere.server.timers import TableTimers
 from mazziere.server.updates import table_update
 
 if TYPE_CHECKING:
@@ -78,10 +78,7 @@ class TableActor:
         """The casino session's credit, kept in step with the ledger (read once at recovery)."""
         self.lock = asyncio.Lock()
         self.log: deque[str] = deque(maxlen=40)
-        self.deadline: float | None = None
-        self._decision_timer: Timer | None = None
-        self._hold_timers: dict[int, Timer] = {}
-        self._close_timer: Timer | None = None
+        self.timers = TableTimers(srv)
 
     # ------------------------------------------------------------------------------ helpers
     def seat_of(self, account: int) -> int | None:
@@ -123,12 +120,8 @@ class TableActor:
             info = self.seats[seat]
             info.connected = True
             info.held_until = None
-            t = self._hold_timers.pop(seat, None)
-            if t is not None:
-                t.cancel()
-            if self._close_timer is not None:
-                self._close_timer.cancel()
-                self._close_timer = None
+            self.timers.release(seat)
+            self.timers.cancel_close()
             await self._broadcast()
             return seat
 
@@ -382,18 +375,14 @@ class TableActor:
 
     # ------------------------------------------------------------------------------ timers
     def _schedule_decision(self) -> None:
-        if self._decision_timer is not None:
-            self._decision_timer.cancel()
-            self._decision_timer = None
-        self.deadline = None
+        self.timers.cancel_decision()
         if self.session is None or self.session.is_over:
             return
         humans = [s for s in self.session.deciders() if self.seats[s].bot is None]
         if not humans:
             return
         seat, state_no = humans[0], self.state_no
-        self.deadline = self.srv.clock.now() + self.decision_seconds
-        self._decision_timer = self.srv.later(
+        self.timers.decide_within(
             self.decision_seconds, lambda: self.on_decision_timeout(seat, state_no)
         )
 
@@ -420,8 +409,8 @@ class TableActor:
         info.connected = False
         info.held_until = self.srv.clock.now() + self.srv.settings.hold_seconds
         self._note(f"{info.username} lost the connection; seat {seat} held")
-        self._hold_timers[seat] = self.srv.later(
-            self.srv.settings.hold_seconds, lambda: self.on_hold_expired(seat, account)
+        self.timers.hold(
+            seat, self.srv.settings.hold_seconds, lambda: self.on_hold_expired(seat, account)
         )
         if self.rules.session_money:
             self._maybe_schedule_close()
@@ -431,15 +420,11 @@ class TableActor:
         one, the decision's time-out decides first and the wait starts after the round."""
         if self.session is not None and not self.session.is_over:
             return
-        if self._close_timer is not None:
-            self._close_timer.cancel()
-        self._close_timer = self.srv.later(
-            self.srv.settings.casino_close_seconds, self.on_casino_idle_close
-        )
+        self.timers.close_after(self.srv.settings.casino_close_seconds, self.on_casino_idle_close)
 
     async def on_casino_idle_close(self) -> None:
         async with self.lock:
-            self._close_timer = None
+            self.timers.close_fired()
             seat = next((i for i, s in enumerate(self.seats) if s.account is not None), None)
             if seat is None or self.seats[seat].connected:
                 return
@@ -450,7 +435,7 @@ class TableActor:
 
     async def on_hold_expired(self, seat: int, account: int) -> None:
         async with self.lock:
-            self._hold_timers.pop(seat, None)
+            self.timers.expired(seat)
             info = self.seats[seat]
             if info.account != account or info.connected:
                 return
@@ -476,9 +461,7 @@ class TableActor:
             seats=[s.public() for s in self.seats],
             session=self.session,
             events=events,
-            time_left=None
-            if self.deadline is None
-            else round(max(0.0, self.deadline - self.srv.clock.now()), 1),
+            time_left=self.timers.time_left(),
             log=self.log,
             extra_view={"credit": credit} if self.rules.session_money else None,
         )
