@@ -19,8 +19,9 @@ import os
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Literal, Self
+from typing import Any, ClassVar, Literal, Self
 
+from mazziere import wire
 from mazziere.errors import OptionError
 from mazziere.rng import ShakeRng
 from mazziere.textevents import TextEvent
@@ -130,6 +131,31 @@ class GameSession(ABC):
     """A game in progress at a table: the contract the server drives every game through."""
 
     game: str = ""
+    action_types: ClassVar[tuple[type, ...]] = ()
+    """Every action class of the game (their structured forms: :mod:`mazziere.wire`)."""
+    event_types: ClassVar[tuple[type[TextEvent], ...]] = ()
+    """Every event class the game emits."""
+    event_base: ClassVar[type[TextEvent]] = TextEvent
+    """The game's event base, whose registry reads its events' text forms."""
+
+    @classmethod
+    @abstractmethod
+    def parse_action(cls, text: str) -> Any:
+        """An action of this game from its text form (typed error if malformed)."""
+
+    @classmethod
+    def wire_schema(cls) -> dict[str, Any]:
+        """JSON Schemas of this game's actions and events, for the protocol schema."""
+        return wire.json_schema(list(cls.action_types), list(cls.event_types))
+
+    @classmethod
+    def event_wire(cls, text: str) -> dict[str, Any]:
+        """The structured form of one recorded event text."""
+        return wire.event(cls.event_base.parse(text))
+
+    def legal_wire(self, seat: int) -> list[dict[str, Any]]:
+        """The legal actions of ``seat`` in their structured forms."""
+        return [wire.action(self.parse_action(t)) for t in self.legal(seat)]
 
     # --- making games
     @staticmethod

@@ -7,9 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from mazziere.casino import CasinoRules, apply, legal_actions, new_round, play_default, view
+from mazziere.casino.events import MultiplierChanged, RoundEnded
 from mazziere.casino.round import CasinoRound
 from mazziere.game import GameSession, Step, TableRules, event_rows, seed_rng
+from mazziere.uno import Action
 from mazziere.uno.events import Event
+from mazziere.uno.session import UNO_ACTIONS, UNO_EVENTS
 
 
 def rules_from(config: dict[str, Any]) -> CasinoRules:
@@ -24,6 +27,13 @@ class CasinoSession(GameSession):
     """One casino round for a validated stake."""
 
     game = "casino"
+    action_types = UNO_ACTIONS
+    event_types = (*UNO_EVENTS, MultiplierChanged, RoundEnded)
+    event_base = Event
+
+    @classmethod
+    def parse_action(cls, text: str) -> Action:
+        return Action.parse(text)
 
     def __init__(self, config: dict[str, Any], stake: int, seed: str, credit: int | None) -> None:
         self.config = dict(config)

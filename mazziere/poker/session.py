@@ -12,6 +12,7 @@ from mazziere.game import GameSession, Step, TableRules, bot_random, event_rows,
 from mazziere.poker import actions as PA
 from mazziere.poker import engine as poker
 from mazziere.poker.bots import LEVELS, find_bot
+from mazziere.poker.events import Event
 from mazziere.poker.options import Rules
 
 HUMAN, COMPUTER = 0, 1
@@ -35,6 +36,17 @@ class PokerSession(GameSession):
     """A game of draw poker against the computer, to the end of the bankrolls or the pledges."""
 
     game = "poker"
+    action_types = tuple(
+        c
+        for c in vars(PA).values()
+        if isinstance(c, type) and issubclass(c, PA.Action) and c is not PA.Action
+    )
+    event_types = tuple(Event.registry.values())
+    event_base = Event
+
+    @classmethod
+    def parse_action(cls, text: str) -> PA.Action:
+        return PA.Action.parse(text)
 
     def __init__(self, config: dict[str, Any], seed: str) -> None:
         self.config = dict(config)

@@ -203,6 +203,8 @@ def json_schema() -> dict[str, Any]:
     (client, server), components = msgspec.json.schema_components(
         [ClientMessage, ServerMessage], ref_template="#/$defs/{name}"
     )
+    from mazziere.game import find_game, game_names
+
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "mazziere protocol",
@@ -211,6 +213,7 @@ def json_schema() -> dict[str, Any]:
         "client": client,
         "server": server,
         "$defs": components,
+        "games": {name: find_game(name).wire_schema() for name in game_names()},
     }
 
 

@@ -8,8 +8,11 @@ from typing import Any
 
 from mazziere.cards.uno import Card
 from mazziere.game import GameSession, Step, TableRules, bot_random, event_rows, seed_rng
+from mazziere.textevents import TextEvent
 from mazziere.uno import Action, Rules, State, apply, find_preset, new_game, view
+from mazziere.uno import actions as A
 from mazziere.uno.bots import find_bot
+from mazziere.uno.events import Event
 from mazziere.uno.view import View
 
 
@@ -64,10 +67,27 @@ def view_json(v: View) -> dict[str, Any]:
     }
 
 
+UNO_ACTIONS: tuple[type, ...] = tuple(
+    c
+    for c in vars(A).values()
+    if isinstance(c, type) and issubclass(c, A.Action) and c is not A.Action
+)
+UNO_EVENTS: tuple[type[TextEvent], ...] = tuple(
+    e for e in Event.registry.values() if e.__module__ == "mazziere.uno.events"
+)
+
+
 class UnoSession(GameSession):
     """A UNO match at a table: seats are players, bots sit where the table put them."""
 
     game = "uno"
+    action_types = UNO_ACTIONS
+    event_types = UNO_EVENTS
+    event_base = Event
+
+    @classmethod
+    def parse_action(cls, text: str) -> Action:
+        return Action.parse(text)
 
     def __init__(
         self, preset: str, options: dict[str, Any], players: int, bots: dict[int, str], seed: str
