@@ -408,7 +408,7 @@ class Bot:
             return None
         table = self.acc.table
         view: dict[str, Any] = t.get("view") or {}
-        legal: list[str] = t.get("legal") or []
+        legal: list[str] = [a["text"] for a in t.get("legal") or []]
         if self.acc.game == "uno":
             if t.get("status") != "playing" or view.get("result") is not None or not view:
                 return "start", {"type": "start", "table": table}

@@ -227,10 +227,11 @@ class GameSession(ABC):
     def bot_move(self, seat: int) -> str | None:
         """What a bot at ``seat`` does now (``None``: nothing now)."""
 
-    def seat_view(self, seat: int) -> tuple[dict[str, Any], list[str]]:
-        """The view and the legal actions of ``seat``, together (an update needs both; a game
-        whose view already lists them computes them once)."""
-        return self.view(seat), self.legal(seat)
+    def seat_view(self, seat: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The view and the legal actions (structured, :mod:`mazziere.wire`) of ``seat``,
+        together (an update needs both; a game whose view already lists them computes them
+        once)."""
+        return self.view(seat), self.legal_wire(seat)
 
     def leave_action(self, seat: int) -> str | None:
         """The game's own action for a player leaving mid-game, if it has one (two-player

@@ -118,7 +118,9 @@ class TableUpdate(_Msg, tag="table"):
     seat: int | None
     seats: list[dict[str, Any]]
     view: dict[str, Any] | None
-    legal: list[str]
+    legal: list[dict[str, Any]]
+    """This seat's legal actions, structured: ``{"text", "kind", ...fields}`` (the game's
+    ``actions`` schema under ``games``); a client sends back ``text``."""
     events: list[str]
     time_left: float | None
     """Seconds left for the pending decision (``None``: no timer runs)."""

@@ -28,7 +28,7 @@ def table_update(
     """The update for ``seat`` (``None``: one who just left, who sees no game any more).
     ``extra_view`` adds table facts to the game's view (a casino session's credit)."""
     view: dict[str, Any] | None = None
-    legal: list[str] = []
+    legal: list[dict[str, Any]] = []
     if session is not None and seat is not None:
         view, legal = session.seat_view(seat)
     if extra_view is not None and seat is not None:

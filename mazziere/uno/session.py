@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from mazziere import wire
 from mazziere.cards.uno import Card
 from mazziere.game import GameSession, Step, TableRules, bot_random, event_rows, seed_rng
 from mazziere.textevents import TextEvent
@@ -175,9 +176,9 @@ class UnoSession(GameSession):
     def view(self, seat: int | None) -> dict[str, Any]:
         return view_json(view(self.state, seat))
 
-    def seat_view(self, seat: int) -> tuple[dict[str, Any], list[str]]:
+    def seat_view(self, seat: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         v = view(self.state, seat)  # the view carries the legal actions: computed once
-        return view_json(v), [str(a) for a in v.legal]
+        return view_json(v), [wire.action(a) for a in v.legal]
 
     def apply(self, seat: int, action: str, actor: str) -> Step:
         state, events = apply(self.state, seat, Action.parse(action))

@@ -48,7 +48,7 @@ async def play_until_over(c: Client, table: int, seat: int, timeout: float = 120
                         "type": "action",
                         "table": table,
                         "state_no": t["state_no"],
-                        "action": t["legal"][0],
+                        "action": t["legal"][0]["text"],
                     }
                 )
             await asyncio.wait_for(c.new.wait(), 30)
@@ -208,7 +208,7 @@ async def test_poker_deal_against_the_computer_to_its_end(db_url: str, tmp_path:
                         "type": "action",
                         "table": table,
                         "state_no": t["state_no"],
-                        "action": t["legal"][0],
+                        "action": t["legal"][0]["text"],
                     }
                 )
             c.new.clear()

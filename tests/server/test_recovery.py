@@ -100,7 +100,7 @@ async def test_sigkill_mid_hands_every_table_resumes_and_ledger_balances(
                             "type": "action",
                             "table": t,
                             "state_no": u["state_no"],
-                            "action": u["legal"][0],
+                            "action": u["legal"][0]["text"],
                         }
                     )
                     await c.wait(

@@ -9,39 +9,19 @@ import { COLORS, colorDot, unoCard } from './cards.js';
 import { t } from './i18n.js';
 import { fill, h, modal } from './ui.js';
 
-const WORDS = new Set(['draw', 'pass', 'accept', 'challenge', 'uno', 'leave']);
 
 /** Split the server's legal actions into card plays and the other (word) actions. */
 export function parseLegal(legal) {
+  // the server sends each legal action structured ({text, kind, ...fields}): no parsing here
   const plays = [];
   const words = new Set();
   const catches = [];
   const colorChoices = [];
-  for (const text of legal || []) {
-    if (WORDS.has(text)) {
-      words.add(text);
-      continue;
-    }
-    let m = /^catch (\d+)$/.exec(text);
-    if (m) {
-      catches.push(Number(m[1]));
-      continue;
-    }
-    m = /^colou?r ([RYGB])$/i.exec(text);
-    if (m) {
-      colorChoices.push(m[1].toUpperCase());
-      continue;
-    }
-    // a play: CARDS[:C][>S]
-    let rest = text;
-    let target = null;
-    let color = null;
-    if (rest.includes('>')) {
-      [rest, target] = rest.split('>');
-      target = Number(target);
-    }
-    if (rest.includes(':')) [rest, color] = rest.split(':');
-    plays.push({ cards: rest.split(','), color, target, text });
+  for (const a of legal || []) {
+    if (a.kind === 'play') plays.push({ cards: a.cards, color: a.color, target: a.target, text: a.text });
+    else if (a.kind === 'catch') catches.push(a.target);
+    else if (a.kind === 'choose_color') colorChoices.push(a.color);
+    else words.add(a.text);
   }
   return { plays, words, catches, colorChoices };
 }

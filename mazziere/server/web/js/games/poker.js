@@ -21,20 +21,17 @@ const KNOWN = ['open', 'wait', 'raise', 'replace', 'fold', 'see', 'draw'];
 
 /** What the legal list allows: words, bet ranges and how a draw is written. */
 export function parsePokerLegal(view, legal) {
+  // structured legal actions ({text, kind, amount?, cards?}) from the server: no parsing here
   const words = new Set(view?.words || []);
   const ranges = { open: null, raise: null };
   let drawForm = null; // 'cards' ("draw 7h 2c") or 'positions' ("replace 0 3")
-  for (const text of legal || []) {
-    const [w, ...rest] = text.trim().split(/\s+/);
-    const word = w.toLowerCase();
-    words.add(word);
-    if ((word === 'open' || word === 'raise') && rest.length === 1) {
-      const n = Number(rest[0]);
-      const r = ranges[word];
-      ranges[word] = r ? [Math.min(r[0], n), Math.max(r[1], n)] : [n, n];
+  for (const a of legal || []) {
+    words.add(a.kind);
+    if ((a.kind === 'open' || a.kind === 'raise') && typeof a.amount === 'number') {
+      const r = ranges[a.kind];
+      ranges[a.kind] = r ? [Math.min(r[0], a.amount), Math.max(r[1], a.amount)] : [a.amount, a.amount];
     }
-    if (word === 'draw') drawForm = 'cards';
-    if (word === 'replace' && rest.length && rest.every((x) => /^\d$/.test(x))) drawForm = drawForm || 'positions';
+    if (a.kind === 'draw') drawForm = 'cards';
   }
   if (view?.bet_range) {
     if (words.has('open')) ranges.open = view.bet_range;
