@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from mazziere.casino import CasinoRules, apply, legal_actions, new_round, play_default, view
+from mazziere.casino import (
+    BANK,
+    PLAYER,
+    CasinoRules,
+    apply,
+    legal_actions,
+    new_round,
+    play_default,
+    view,
+)
 from mazziere.casino.events import MultiplierChanged, RoundEnded
 from mazziere.casino.round import CasinoRound
 from mazziere.game import GameSession, Step, TableRules, event_rows, seed_rng
@@ -68,7 +77,9 @@ class CasinoSession(GameSession):
     def table_rules(config: dict[str, Any]) -> TableRules:
         """A round starts with a stake from the session credit; leaving completes a round in
         progress by the default strategy and closes the session (seed 000)."""
-        return TableRules(starts_with="stake", session_money=True, on_leave="finish")
+        return TableRules(
+            fixed_bots={BANK: "bank"}, starts_with="stake", session_money=True, on_leave="finish"
+        )
 
     @staticmethod
     def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
@@ -77,7 +88,7 @@ class CasinoSession(GameSession):
             "max_stake": int(body.get("max_stake", 10_000)),
         }
         rules_from(cfg)
-        return cfg, 1
+        return cfg, 2  # the player (seat 0) and the bank (seat 1, played by the server)
 
     @property
     def is_over(self) -> bool:
@@ -103,9 +114,13 @@ class CasinoSession(GameSession):
         return [str(a) for a in legal_actions(self.round)] if seat == 0 else []
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        """The player's view (seat 0) never shows the bank's hand, only its count; the bank's
+        own view (seat 1) shows its hand and not the player's."""
         v = view(self.round)
+        own = v.hand if seat == PLAYER else self.round.uno.hands[BANK] if seat == BANK else ()
         return {
-            "hand": [str(c) for c in v.hand] if seat == 0 else [],
+            "seat": seat,
+            "hand": [str(c) for c in own],
             "bank_cards": v.bank_cards,
             "top": str(v.top),
             "color": None if v.color is None else v.color.letter,
