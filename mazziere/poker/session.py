@@ -23,12 +23,17 @@ def poker_rules(config: dict[str, Any]) -> Rules:
     return Rules(deck=deck)
 
 
-def check_or_fold(legal: list[str]) -> str:
-    """The time-out decision: check if free (wait, or replace/see owing nothing), else fold;
-    in the draw, stand pat."""
+def check_or_fold(legal: list[str], owed: int = 0) -> str:
+    """The time-out decision (platform.md "Time and presence"): check if it is free, else fold;
+    in the draw, stand pat. Free means ``wait`` (ASPETTA), or, owing nothing, ``replace``
+    (SOSTITUISCI: go to the draw) or ``see`` (VEDI: the showdown)."""
     for word in ("draw", "wait"):
         if word in legal:
             return word
+    if owed == 0:
+        for word in ("replace", "see"):
+            if word in legal:
+                return word
     return "fold" if "fold" in legal else legal[0]
 
 
@@ -155,7 +160,8 @@ class PokerSession(GameSession):
         return Step(seat, action, actor, event_rows(events))
 
     def timeout(self, seat: int) -> Step:
-        return self.apply(seat, check_or_fold(self.legal(seat)), "server")
+        owed = poker.view(self.state, seat).owed
+        return self.apply(seat, check_or_fold(self.legal(seat), owed), "server")
 
     def bot_move(self, seat: int) -> str | None:
         if seat != COMPUTER or self.state.is_over or self.state.current != COMPUTER:
