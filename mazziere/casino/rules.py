@@ -23,6 +23,9 @@ from mazziere.fields import option
 from mazziere.uno.options import Rules
 from mazziere.uno.presets import CASINO
 
+SMALLEST_STAKE = 1
+"""The least a table minimum may be, in cents (a stake is more than zero)."""
+
 
 class StakeError(MazziereError, ValueError):
     """A stake that cannot be accepted; nothing was debited."""
@@ -54,7 +57,7 @@ class CasinoRules:
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool):
                 raise OptionError(f"{name} must be an integer", "bad_option_value")
-        if not 0 < self.min_stake <= self.max_stake:
+        if not SMALLEST_STAKE <= self.min_stake <= self.max_stake:
             raise OptionError(
                 "stake limits must satisfy 0 < min_stake <= max_stake", "bad_option_value"
             )

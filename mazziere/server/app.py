@@ -26,6 +26,7 @@ from mazziere.game import find_game
 from mazziere.server import protocol as P
 from mazziere.server.context import Server, Settings
 from mazziere.server.hub import Close
+from mazziere.server.routes.catalog import router as catalog_router
 from mazziere.server.store import accounts, ledger
 from mazziere.server.store.accounts import AuthError, PolicyError, UsernameTaken
 from mazziere.server.store.models import (
@@ -171,6 +172,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         redoc_url=None,
         openapi_url="/openapi.json" if docs else None,
     )
+    app.include_router(catalog_router)
     app.state.server = server
     app.add_middleware(SecurityHeaders)
     throttle = LoginThrottle(

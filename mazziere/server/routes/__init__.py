@@ -1,0 +1,1 @@
+"""HTTP routes of the server, one module per concern, each an APIRouter."""
