@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import typing
 from enum import Enum
 from pathlib import Path
@@ -24,6 +25,7 @@ from mazziere.uno import presets as uno_presets
 from mazziere.uno.bots import BOTS
 from mazziere.uno.options import Rules as UnoRules
 
+WEB_JS = Path(__file__).resolve().parents[1] / "mazziere" / "server" / "web" / "js"
 RULES = {"uno": UnoRules, "casino": CasinoRules, "poker": PokerRules}
 
 
@@ -202,3 +204,44 @@ async def test_served_over_a_real_socket(tmp_path: Path, cat: dict[str, Any]) ->
         assert r.headers["content-type"].startswith("application/json")
         assert r.json() == cat
         assert (await live.http.get("/api/catalog")).json() == cat
+
+
+def literal(value: object) -> str:
+    """How ``value`` is written in JavaScript source (a quoted string or a number)."""
+    if isinstance(value, str):
+        return rf"""['"]{re.escape(value)}['"]"""
+    return rf"(?<![\w.]){re.escape(str(value))}(?![\w.])"
+
+
+def copies(names: list[Any], text: str) -> list[Any]:
+    """The names of a list found together in one array literal, or as keys of one object
+    literal (``{classic: ..., mattel: ...}``): a copy of the list, not a use of one value."""
+    worst: list[Any] = []
+    for array in re.findall(r"\[[^\[\]]*\]", text):
+        found = [n for n in names if re.search(literal(n), array)]
+        worst = max(worst, found, key=len)
+    keys = [n for n in names if re.search(rf"(?<![\w.'\"]){re.escape(str(n))}\s*:", text)]
+    return max(worst, keys, key=len)
+
+
+def test_browser_client_copies_no_rule_facts(cat: dict[str, Any]) -> None:
+    """The lobby builds its form from the catalog: no preset, bot, level, deck or option
+    choice lists in the JS (the language files may keep their labels, keyed by those names;
+    the pages may still test one value, as ``match === 'single_hand'``)."""
+    sources = {
+        p.relative_to(WEB_JS).as_posix(): p.read_text()
+        for p in WEB_JS.rglob("*.js")
+        if p.parent.name != "lang"
+    }
+    assert "pages/lobby.js" in sources and "config.js" in sources
+    lists: list[list[Any]] = [list(uno_presets.PRESETS), list(poker_presets.PRESETS)]
+    for g in cat["games"]:
+        for o in g["options"] + g["settings"]:
+            if len(o.get("choices", [])) >= 2:
+                lists.append(o["choices"])
+    for path, text in sources.items():
+        for gone in ("UNO_PRESETS", "POKER_LEVELS", "POKER_DECKS", "UNO_BOTS"):
+            assert gone not in text, f"{path} still has {gone}"
+        for names in lists:
+            found = copies(names, text)
+            assert len(found) < 2, f"{path} copies {found} of {names}"
