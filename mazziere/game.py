@@ -52,6 +52,14 @@ def find_game(name: str) -> type[GameSession]:
     return cls
 
 
+TABLE_NAME_MAX = 80
+"""The longest table name, in characters."""
+DECISION_SECONDS = 30.0
+"""A table's time per decision when it names none, in seconds."""
+DECISION_SECONDS_MAX = 3600.0
+"""The longest time per decision a table may set (more than zero, at most this), in seconds."""
+
+
 # ------------------------------------------------------------------------------ randomness
 def new_seed() -> str:
     """A fresh 256-bit hand seed from the OS's cryptographic source (hex)."""

@@ -15,12 +15,16 @@ stake_not_positive
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 from mazziere.errors import MazziereError, OptionError
+from mazziere.fields import option
 from mazziere.uno.options import Rules
 from mazziere.uno.presets import CASINO
+
+SMALLEST_STAKE = 1
+"""The least a table minimum may be, in cents (a stake is more than zero)."""
 
 
 class StakeError(MazziereError, ValueError):
@@ -33,23 +37,27 @@ class StakeError(MazziereError, ValueError):
 class CasinoRules:
     """One UNO CASINO table: stake limits in cents, start multiplier, decision time."""
 
-    min_stake: int = 10
-    """Smallest stake in cents (table minimum)."""
-    max_stake: int = 10_000
-    """Largest stake in cents (table maximum)."""
-    start_multiplier: int = 3
-    """The payout multiplier a round starts at (000 "PAGAMENTI": x3, x2, x1)."""
-    decision_time_limit: float = 30.0
-    """Seconds per player decision; on expiry the default strategy decides (000)."""
-    uno: Rules = field(default=CASINO)
-    """The UNO rules of the table (preset ``casino``: 4/5 deal, no bluff, no reshuffle...)."""
+    min_stake: int = option(10, "Smallest stake in cents (table minimum).")
+    max_stake: int = option(10_000, "Largest stake in cents (table maximum).")
+    start_multiplier: int = option(
+        3,
+        'The payout multiplier a round starts at (000 "PAGAMENTI": x3, x2, x1).',
+    )
+    decision_time_limit: float = option(
+        30.0,
+        "Seconds per player decision; on expiry the default strategy decides (000).",
+    )
+    uno: Rules = option(
+        CASINO,
+        "The UNO rules of the table (preset ``casino``: 4/5 deal, no bluff, no reshuffle...).",
+    )
 
     def __post_init__(self) -> None:
         for name in ("min_stake", "max_stake", "start_multiplier"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool):
                 raise OptionError(f"{name} must be an integer", "bad_option_value")
-        if not 0 < self.min_stake <= self.max_stake:
+        if not SMALLEST_STAKE <= self.min_stake <= self.max_stake:
             raise OptionError(
                 "stake limits must satisfy 0 < min_stake <= max_stake", "bad_option_value"
             )

@@ -23,12 +23,15 @@ from mazziere.uno import Action
 from mazziere.uno.events import Event
 from mazziere.uno.session import UNO_ACTIONS, UNO_EVENTS
 
+DEFAULTS = CasinoRules()
+"""A table that names no stake limits or decision time gets these."""
+
 
 def rules_from(config: dict[str, Any]) -> CasinoRules:
     return CasinoRules(
-        min_stake=int(config.get("min_stake", 10)),
-        max_stake=int(config.get("max_stake", 10_000)),
-        decision_time_limit=float(config.get("decision_seconds", 30.0)),
+        min_stake=int(config.get("min_stake", DEFAULTS.min_stake)),
+        max_stake=int(config.get("max_stake", DEFAULTS.max_stake)),
+        decision_time_limit=float(config.get("decision_seconds", DEFAULTS.decision_time_limit)),
     )
 
 
@@ -84,8 +87,8 @@ class CasinoSession(GameSession):
     @staticmethod
     def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
         cfg = {
-            "min_stake": int(body.get("min_stake", 10)),
-            "max_stake": int(body.get("max_stake", 10_000)),
+            "min_stake": int(body.get("min_stake", DEFAULTS.min_stake)),
+            "max_stake": int(body.get("max_stake", DEFAULTS.max_stake)),
         }
         rules_from(cfg)
         return cfg, 2  # the player (seat 0) and the bank (seat 1, played by the server)

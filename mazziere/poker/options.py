@@ -20,6 +20,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from mazziere.errors import OptionError, UnknownOption
+from mazziere.fields import option
 from mazziere.poker.cards import DECK_SIZES, lowest_rank
 
 DEFAULT_ITEMS = ("hat", "scarf", "jacket", "gloves", "watch", "boots")
@@ -30,33 +31,49 @@ class Rules:
     """One complete choice of five-card draw rules (draw-poker.md; seed 002)."""
 
     # --- decks and hands -----------------------------------------------------------------
-    deck: int = 52
-    """52 cards (2..A) or 32 cards (7..A), no jokers (seed 002)."""
-    ace_low_straight: bool = True
-    """The ace also plays low: A-2-3-4-5 (52) or A-7-8-9-10 (32), the lowest straight."""
-    flush_beats_full_house: bool = False
-    """Seed 002 ranks the full house above the flush; many 32-card rule books swap them."""
+    deck: int = option(52, "52 cards (2..A) or 32 cards (7..A), no jokers (seed 002).")
+    ace_low_straight: bool = option(
+        True,
+        "The ace also plays low: A-2-3-4-5 (52) or A-7-8-9-10 (32), the lowest straight.",
+    )
+    flush_beats_full_house: bool = option(
+        False,
+        "Seed 002 ranks the full house above the flush; many 32-card rule books swap them.",
+    )
 
     # --- money -----------------------------------------------------------------------------
-    ante: int = 5
-    """Paid by both into the pot before each deal (seed: $5)."""
-    bankroll: int = 500
-    """Both sides start with the same bankroll (draw-poker.md default 500)."""
-    min_bet: int | None = None
-    """Smallest OPEN bet and smallest RAISE increment; ``None``: the ante (seed silent)."""
-    max_bet: int | None = 50
-    """Largest OPEN bet and RAISE increment (table limit, seed silent: 10 antes); ``None``:
-    only what the other side can cover limits a bet."""
-    max_raises: int = 3
-    """RAISEs allowed per betting round; the OPEN bet is not a raise (draw-poker.md)."""
-    max_replace: int = 5
-    """Most cards one player may replace in the draw (draw-poker.md: 0-5)."""
+    ante: int = option(5, "Paid by both into the pot before each deal (seed: $5).")
+    bankroll: int = option(
+        500,
+        "Both sides start with the same bankroll (draw-poker.md default 500).",
+    )
+    min_bet: int | None = option(
+        None,
+        "Smallest OPEN bet and smallest RAISE increment; ``None``: the ante (seed silent).",
+    )
+    max_bet: int | None = option(
+        50,
+        "Largest OPEN bet and RAISE increment (table limit, seed silent: 10 antes); ``None``: only "
+        "what the other side can cover limits a bet.",
+    )
+    max_raises: int = option(
+        3,
+        "RAISEs allowed per betting round; the OPEN bet is not a raise (draw-poker.md).",
+    )
+    max_replace: int = option(
+        5,
+        "Most cards one player may replace in the draw (draw-poker.md: 0-5).",
+    )
 
     # --- pledges (the computer opponent, seat 1) ------------------------------------------
-    items: tuple[str, ...] = DEFAULT_ITEMS
-    """The computer's named items, pledged in this order (draw-poker.md)."""
-    item_value: int = 100
-    """What each item is appraised at, in chips (draw-poker.md default 100)."""
+    items: tuple[str, ...] = option(
+        DEFAULT_ITEMS,
+        "The computer's named items, pledged in this order (draw-poker.md).",
+    )
+    item_value: int = option(
+        100,
+        "What each item is appraised at, in chips (draw-poker.md default 100).",
+    )
 
     def __post_init__(self) -> None:
         if self.deck not in DECK_SIZES or isinstance(self.deck, bool):

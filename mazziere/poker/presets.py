@@ -14,17 +14,29 @@ from mazziere.errors import UnknownOption
 from mazziere.poker.options import Rules
 
 CLASSIC = Rules()
-"""Seed 002 with a 52-card deck: ante 5, bankroll 500, six items of 100, full house > flush."""
 
 CLASSIC32 = Rules(deck=32)
-"""Seed 002 with the 32-card deck (7..A), A-7-8-9-10 the lowest straight."""
 
 SHORT32 = Rules(deck=32, flush_beats_full_house=True)
-"""The 32-card deck as many rule books play it: the rarer flush beats the full house."""
 
 PRESETS: Mapping[str, Rules] = MappingProxyType(
     {"classic": CLASSIC, "classic32": CLASSIC32, "short32": SHORT32}
 )
+
+DOCS: Mapping[str, str] = MappingProxyType(
+    {
+        "classic": (
+            "Seed 002 with a 52-card deck: ante 5, bankroll 500, six items of 100, full house > "
+            "flush."
+        ),
+        "classic32": "Seed 002 with the 32-card deck (7..A), A-7-8-9-10 the lowest straight.",
+        "short32": (
+            "The 32-card deck as many rule books play it: the rarer flush beats the full house."
+        ),
+    }
+)
+"""What each preset is, in one line, by name (the same order as :data:`PRESETS`); a catalog
+for people choosing one (:mod:`mazziere.catalog`, the lobby)."""
 
 
 def find_preset(name: str) -> Rules:

@@ -16,10 +16,14 @@ from mazziere.poker.events import Event
 from mazziere.poker.options import Rules
 
 HUMAN, COMPUTER = 0, 1
+DEFAULT_LEVEL = "normal"
+"""The computer's level at a table that names none."""
+DEFAULT_DECK = Rules().deck
+"""The deck of a table that names none."""
 
 
 def poker_rules(config: dict[str, Any]) -> Rules:
-    deck = int(config.get("deck", 52))
+    deck = int(config.get("deck", DEFAULT_DECK))
     return Rules(deck=deck)
 
 
@@ -55,7 +59,7 @@ class PokerSession(GameSession):
 
     def __init__(self, config: dict[str, Any], seed: str) -> None:
         self.config = dict(config)
-        self.level = str(config.get("level", "normal"))
+        self.level = str(config.get("level", DEFAULT_LEVEL))
         self.seed = seed
         self.rules = poker_rules(config)
         self.state = poker.new_game(self.rules, seed_rng(seed))
@@ -63,10 +67,10 @@ class PokerSession(GameSession):
 
     @staticmethod
     def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
-        level = str(body.get("level") or "normal")
+        level = str(body.get("level") or DEFAULT_LEVEL)
         if level not in LEVELS:
             raise OptionError(f"unknown level {level!r}: {', '.join(LEVELS)}", "unknown_level")
-        config = {"level": level, "deck": int(body.get("deck") or 52)}
+        config = {"level": level, "deck": int(body.get("deck") or DEFAULT_DECK)}
         poker_rules(config)
         return config, 2
 
@@ -91,7 +95,7 @@ class PokerSession(GameSession):
         """Seat 1 is always the computer at the table's level; a player who leaves forfeits
         the game to it (draw-poker.md)."""
         return TableRules(
-            fixed_bots={COMPUTER: str(config.get("level", "normal"))}, on_leave="forfeit"
+            fixed_bots={COMPUTER: str(config.get("level", DEFAULT_LEVEL))}, on_leave="forfeit"
         )
 
     def forfeit(self, seat: int) -> dict[str, Any]:

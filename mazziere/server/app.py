@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mazziere.errors import MazziereError
 from mazziere.server.context import Server, Settings
-from mazziere.server.routes import accounts, history, live, lobby, ops
+from mazziere.server.routes import accounts, catalog, history, live, lobby, ops
 from mazziere.server.store import tables as table_rows
 from mazziere.server.store.accounts import AuthError, PolicyError, UsernameTaken
 from mazziere.server.tables import TableActor
@@ -98,7 +98,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
     )
     app.state.server = server
     app.add_middleware(SecurityHeaders)
-    for area in (ops, accounts, lobby, history, live):
+    for area in (ops, accounts, catalog, lobby, history, live):
         app.include_router(area.router)
 
     @app.exception_handler(MazziereError)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, get_args
 
 from mazziere.errors import OptionError, UnknownOption
+from mazziere.fields import option
 
 DealerSelection = Literal["highest", "lowest", "random"]
 FirstCard = Literal["apply", "redraw_non_number"]
@@ -42,107 +43,176 @@ class Rules:
     """One complete choice of UNO rules. Field comments name the seed each option comes from."""
 
     # --- table -----------------------------------------------------------------------------
-    min_players: int = 2
-    """Fewest seats allowed (uno.md: 2-10; online 2-4)."""
-    max_players: int = 10
-    """Most seats allowed."""
-    hand_size: int = 7
-    """Cards dealt to each player (all seeds: 7; casino deals 5/4, see uno-casino.md)."""
-    hand_sizes: tuple[int, ...] = ()
-    """Cards dealt per seat, overriding ``hand_size`` (000: 4 to the player, 5 to the bank)."""
-    dealer_selection: DealerSelection = "highest"
-    """003 highest number deals (action cards redrawn), 001 lowest, 004 random."""
-    first_dealer: int | None = None
-    """The seat that deals the first hand, skipping ``dealer_selection`` (000: the bank)."""
-    first_card: FirstCard = "apply"
-    """How the first turned card acts: ``apply`` its effect, or ``redraw_non_number`` (000)."""
+    min_players: int = option(2, "Fewest seats allowed (uno.md: 2-10; online 2-4).")
+    max_players: int = option(10, "Most seats allowed.")
+    hand_size: int = option(
+        7,
+        "Cards dealt to each player (all seeds: 7; casino deals 5/4, see uno-casino.md).",
+    )
+    hand_sizes: tuple[int, ...] = option(
+        (),
+        "Cards dealt per seat, overriding ``hand_size`` (000: 4 to the player, 5 to the bank).",
+    )
+    dealer_selection: DealerSelection = option(
+        "highest",
+        "003 highest number deals (action cards redrawn), 001 lowest, 004 random.",
+    )
+    first_dealer: int | None = option(
+        None,
+        "The seat that deals the first hand, skipping ``dealer_selection`` (000: the bank).",
+    )
+    first_card: FirstCard = option(
+        "apply",
+        "How the first turned card acts: ``apply`` its effect, or ``redraw_non_number`` (000).",
+    )
 
     # --- a turn ----------------------------------------------------------------------------
-    voluntary_draw: bool = True
-    """A player may draw instead of playing even holding a playable card (001, 003, 004)."""
-    drawn_card: DrawnCard = "may_play"
-    """After drawing, only the drawn card may be played: by choice, or it must be if playable."""
-    two_player_reverse: TwoPlayerReverse = "skip"
-    """With two players Reverse acts as Skip, as a plain reverse, or is removed (001 var. 6)."""
-    draw2_skips: bool = True
-    """The +2's victim also loses the turn (001 var. 5 makes it an option)."""
-    reverse_skip_same: bool = False
-    """Skip and Reverse count as one symbol for matching (001 var. 6)."""
+    voluntary_draw: bool = option(
+        True,
+        "A player may draw instead of playing even holding a playable card (001, 003, 004).",
+    )
+    drawn_card: DrawnCard = option(
+        "may_play",
+        "After drawing, only the drawn card may be played: by choice, or it must be if playable.",
+    )
+    two_player_reverse: TwoPlayerReverse = option(
+        "skip",
+        "With two players Reverse acts as Skip, as a plain reverse, or is removed (001 var. 6).",
+    )
+    draw2_skips: bool = option(
+        True,
+        "The +2's victim also loses the turn (001 var. 5 makes it an option).",
+    )
+    reverse_skip_same: bool = option(
+        False,
+        "Skip and Reverse count as one symbol for matching (001 var. 6).",
+    )
 
-    reshuffle: bool = True
-    """An empty draw pile is rebuilt from the discards but the top card (uno.md 7); 000 does
-    not: with the pile out, the side that cannot play ends the round."""
+    reshuffle: bool = option(
+        True,
+        "An empty draw pile is rebuilt from the discards but the top card (uno.md 7); 000 does "
+        "not: with the pile out, the side that cannot play ends the round.",
+    )
 
     # --- Wild Draw Four and the challenge --------------------------------------------------
-    wild4_rule: Wild4Rule = "color"
-    """+4 legal only with no other card of the current colour (000/004/Mattel); 003: no other
-    playable card; ``none``: always legal."""
-    wild4_bluff: bool = True
-    """An illegal +4 may be played (and challenged) rather than refused (001/003)."""
-    challenge: bool = True
-    """The +4 may be challenged; the server checks the hand without showing it (003/004)."""
-    challenge_by: ChallengeBy = "victim"
-    """Who may challenge: the victim only (001, Mattel), or any other player."""
-    challenge_guilty_draw: int = 4
-    """Cards the challenged player draws when guilty (003/004: 4)."""
-    challenge_innocent_extra: int = 2
-    """Extra cards the challenger draws when the +4 was legal (4 + 2 = 6)."""
+    wild4_rule: Wild4Rule = option(
+        "color",
+        "+4 legal only with no other card of the current colour (000/004/Mattel); 003: no other "
+        "playable card; ``none``: always legal.",
+    )
+    wild4_bluff: bool = option(
+        True,
+        "An illegal +4 may be played (and challenged) rather than refused (001/003).",
+    )
+    challenge: bool = option(
+        True,
+        "The +4 may be challenged; the server checks the hand without showing it (003/004).",
+    )
+    challenge_by: ChallengeBy = option(
+        "victim",
+        "Who may challenge: the victim only (001, Mattel), or any other player.",
+    )
+    challenge_guilty_draw: int = option(
+        4,
+        "Cards the challenged player draws when guilty (003/004: 4).",
+    )
+    challenge_innocent_extra: int = option(
+        2,
+        "Extra cards the challenger draws when the +4 was legal (4 + 2 = 6).",
+    )
 
     # --- UNO call ----------------------------------------------------------------------------
-    uno_call: UnoCall = "catch"
-    """``auto`` (004: penalty unless called), ``catch`` (001/003: only if caught), ``off``."""
-    uno_penalty: int = 2
-    """Cards drawn for a missed UNO call."""
+    uno_call: UnoCall = option(
+        "catch",
+        "``auto`` (004: penalty unless called), ``catch`` (001/003: only if caught), ``off``.",
+    )
+    uno_penalty: int = option(2, "Cards drawn for a missed UNO call.")
 
     # --- house rules (001) and Mattel's house rules ------------------------------------------
-    stacking: Stacking = "none"
-    """+2 on +2 (``draw2``); also +4 on +2 (``draw2_draw4``); also +4 on +4 (``all``)."""
-    stack_wild4_rule_applies: bool = False
-    """A stacked +4 must obey ``wild4_rule``, judged on the colour before the first +4."""
-    multi_play: bool = False
-    """Several number cards of one number in one turn; the first must match (001)."""
-    burn: bool = False
-    """"Bruciata": two identical number cards matching the discard, next player skipped (001)."""
-    zero_gives_four: bool = False
-    """Playing a 0 lets the player make one chosen player draw 4 (001 var. 7)."""
-    zero_groups: tuple[tuple[int, ...], ...] = ()
-    """Table-declared groups (seat numbers) for ``zero_gives_four``; empty: anyone may be chosen."""
-    seven_swap: bool = False
-    """7: swap hands with a chosen player (Mattel house rule)."""
-    zero_rotate: bool = False
-    """0: every hand passes to the next player in the direction of play (Mattel house rule)."""
-    jump_in: bool = False
-    """A card identical to the discard may be played out of turn (Mattel house rule)."""
-    go_out_on_action: bool = True
-    """False forbids ending the hand on an action or wild card (001's title says true)."""
+    stacking: Stacking = option(
+        "none",
+        "+2 on +2 (``draw2``); also +4 on +2 (``draw2_draw4``); also +4 on +4 (``all``).",
+    )
+    stack_wild4_rule_applies: bool = option(
+        False,
+        "A stacked +4 must obey ``wild4_rule``, judged on the colour before the first +4.",
+    )
+    multi_play: bool = option(
+        False,
+        "Several number cards of one number in one turn; the first must match (001).",
+    )
+    burn: bool = option(
+        False,
+        '"Bruciata": two identical number cards matching the discard, next player skipped (001).',
+    )
+    zero_gives_four: bool = option(
+        False,
+        "Playing a 0 lets the player make one chosen player draw 4 (001 var. 7).",
+    )
+    zero_groups: tuple[tuple[int, ...], ...] = option(
+        (),
+        "Table-declared groups (seat numbers) for ``zero_gives_four``; empty: anyone may be "
+        "chosen.",
+    )
+    seven_swap: bool = option(False, "7: swap hands with a chosen player (Mattel house rule).")
+    zero_rotate: bool = option(
+        False,
+        "0: every hand passes to the next player in the direction of play (Mattel house rule).",
+    )
+    jump_in: bool = option(
+        False,
+        "A card identical to the discard may be played out of turn (Mattel house rule).",
+    )
+    go_out_on_action: bool = option(
+        True,
+        "False forbids ending the hand on an action or wild card (001's title says true).",
+    )
 
     # --- scoring and matches ---------------------------------------------------------------
-    scoring: Scoring = "winner"
-    """The one who goes out scores the others' cards, or each scores their own (``penalty``)."""
-    match: Match = "target_points"
-    """``single_hand``, ``target_points`` (first to ``target``) or ``fixed_hands``."""
-    target: int = 500
-    """Points that end a ``target_points`` match (003: 500)."""
-    target_must_lead: bool = False
-    """Online: the winner must also have strictly more points than every other side."""
-    fixed_hands: int = 3
-    """Hands in a ``fixed_hands`` match."""
-    elimination: bool = False
-    """With penalty scoring a player reaching the target leaves; the last one left wins."""
-    teams: bool = False
-    """2 vs 2, partners opposite (seats 0+2 and 1+3); a side scores the opponents' cards."""
-    victory_points: bool = False
-    """Four-player tables: 12/6/2/0 by final rank (teams: 10/6/4/0) (004)."""
+    scoring: Scoring = option(
+        "winner",
+        "The one who goes out scores the others' cards, or each scores their own (``penalty``).",
+    )
+    match: Match = option(
+        "target_points",
+        "``single_hand``, ``target_points`` (first to ``target``) or ``fixed_hands``.",
+    )
+    target: int = option(500, "Points that end a ``target_points`` match (003: 500).")
+    target_must_lead: bool = option(
+        False,
+        "Online: the winner must also have strictly more points than every other side.",
+    )
+    fixed_hands: int = option(3, "Hands in a ``fixed_hands`` match.")
+    elimination: bool = option(
+        False,
+        "With penalty scoring a player reaching the target leaves; the last one left wins.",
+    )
+    teams: bool = option(
+        False,
+        "2 vs 2, partners opposite (seats 0+2 and 1+3); a side scores the opponents' cards.",
+    )
+    victory_points: bool = option(
+        False,
+        "Four-player tables: 12/6/2/0 by final rank (teams: 10/6/4/0) (004).",
+    )
 
     # --- online operator (004) -------------------------------------------------------------
-    turn_time_limit: float | None = None
-    """Seconds per decision; the server sends ``timeout`` when it expires (004)."""
-    autoplay: bool = False
-    """On ``timeout`` the lowest-value playable number card is played, else draw and pass."""
-    abandonment: bool = False
-    """Two-player tables: leaving or timing out ends the match, leaver -1, opponent +1 (004)."""
-    hand_time_limit: float | None = None
-    """Seconds per hand, after which the server ends the hand with no winner (004 ties)."""
+    turn_time_limit: float | None = option(
+        None,
+        "Seconds per decision; the server sends ``timeout`` when it expires (004).",
+    )
+    autoplay: bool = option(
+        False,
+        "On ``timeout`` the lowest-value playable number card is played, else draw and pass.",
+    )
+    abandonment: bool = option(
+        False,
+        "Two-player tables: leaving or timing out ends the match, leaver -1, opponent +1 (004).",
+    )
+    hand_time_limit: float | None = option(
+        None,
+        "Seconds per hand, after which the server ends the hand with no winner (004 ties).",
+    )
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -28,11 +28,8 @@ CLASSIC = Rules(
     match="target_points",
     target=500,
 )
-"""Seed 003: 2-10 players, highest card deals, drawn card must be played, +4 only with no
-other playable card, bluff and challenge, UNO caught by others, winner scores, to 500."""
 
 MATTEL = CLASSIC.with_options(wild4_rule="color", drawn_card="may_play")
-"""As classic, with Mattel's +4 rule (no card of the current colour) and a free drawn card."""
 
 ONLINE = Rules(
     min_players=2,
@@ -50,9 +47,6 @@ ONLINE = Rules(
     autoplay=True,
     abandonment=True,
 )
-"""Seed 004: 2-4 players, random dealer, server-checked challenge, automatic UNO penalty,
-fixed hands (or ``match='target_points'``), turn timer with auto-play, abandonment rule.
-Victory points apply to four-player tables: ``with_options(victory_points=True)``."""
 
 HOUSE = Rules(
     dealer_selection="lowest",
@@ -65,9 +59,6 @@ HOUSE = Rules(
     match="target_points",
     target=500,
 )
-"""Seed 001: lowest card deals, several cards of one number at once, +2 stacking, catch a
-missed UNO, only the victim challenges, penalty scoring to 500; its other variations
-(elimination, bruciata, zero gives four...) are options on top."""
 
 CASINO = Rules(
     min_players=2,
@@ -86,14 +77,44 @@ CASINO = Rules(
     stacking="none",
     match="single_hand",
 )
-"""Seed 000's table rules as far as plain UNO goes: seat 0 is the player ("punta", 4 cards,
-moves first), seat 1 the bank ("banco", 5 cards, deals); a number card starts the discard pile;
-no bluff, no challenge, no UNO call, no stacking, no reshuffle, one hand. The casino round
-itself (stake, multiplier, the bank's strategy) is :mod:`mazziere.casino`."""
 
 PRESETS: Mapping[str, Rules] = MappingProxyType(
     {"classic": CLASSIC, "mattel": MATTEL, "online": ONLINE, "house": HOUSE, "casino": CASINO}
 )
+
+DOCS: Mapping[str, str] = MappingProxyType(
+    {
+        "classic": (
+            "Seed 003: 2-10 players, highest card deals, drawn card must be played, +4 only "
+            "with no other playable card, bluff and challenge, UNO caught by others, winner "
+            "scores, to 500."
+        ),
+        "mattel": (
+            "As classic, with Mattel's +4 rule (no card of the current colour) and a free drawn "
+            "card."
+        ),
+        "online": (
+            "Seed 004: 2-4 players, random dealer, server-checked challenge, automatic UNO "
+            "penalty, fixed hands (or ``match='target_points'``), turn timer with auto-play, "
+            "abandonment rule. Victory points apply to four-player tables: "
+            "``with_options(victory_points=True)``."
+        ),
+        "house": (
+            "Seed 001: lowest card deals, several cards of one number at once, +2 stacking, "
+            "catch a missed UNO, only the victim challenges, penalty scoring to 500; its other "
+            "variations (elimination, bruciata, zero gives four...) are options on top."
+        ),
+        "casino": (
+            'Seed 000\'s table rules as far as plain UNO goes: seat 0 is the player ("punta", 4 '
+            'cards, moves first), seat 1 the bank ("banco", 5 cards, deals); a number card '
+            "starts the discard pile; no bluff, no challenge, no UNO call, no stacking, no "
+            "reshuffle, one hand. The casino round itself (stake, multiplier, the bank's "
+            "strategy) is :mod:`mazziere.casino`."
+        ),
+    }
+)
+"""What each preset is, in one line, by name (the same order as :data:`PRESETS`); a catalog
+for people choosing one (:mod:`mazziere.catalog`, the lobby)."""
 
 
 def find_preset(name: str) -> Rules:

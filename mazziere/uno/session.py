@@ -16,6 +16,13 @@ from mazziere.uno.bots import find_bot
 from mazziere.uno.events import Event
 from mazziere.uno.view import View
 
+DEFAULT_PRESET = "classic"
+"""The preset of a table that names none."""
+DEFAULT_SEATS = 4
+"""The seats of a table that gives no number."""
+DEFAULT_BOTS = "greedy"
+"""The computer players that fill empty seats when a table names none."""
+
 
 def rules_from(preset: str, options: dict[str, Any]) -> Rules:
     """A preset plus option overrides (JSON lists become tuples); errors are OptionErrors."""
@@ -126,7 +133,7 @@ class UnoSession(GameSession):
         stake: int | None = None,
         credit: int | None = None,
     ) -> UnoSession:
-        preset = str(config.get("preset", "classic"))
+        preset = str(config.get("preset", DEFAULT_PRESET))
         return cls(preset, dict(config.get("options", {})), seats, bots, seed)
 
     @staticmethod
@@ -134,19 +141,19 @@ class UnoSession(GameSession):
         """Empty seats get the table's bots at the start; once the match runs every seat is
         taken; a leaver's seat goes to the autoplay bot (or, in two-player online UNO, the
         leaver abandons: :meth:`leave_action`)."""
-        return TableRules(fill_bots=str(config.get("bots", "greedy")), seat_after_start=False)
+        return TableRules(fill_bots=str(config.get("bots", DEFAULT_BOTS)), seat_after_start=False)
 
     def leave_action(self, seat: int) -> str | None:
         return "leave" if self.rules.abandonment and self.players == 2 else None
 
     @staticmethod
     def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
-        preset = str(body.get("preset", "classic"))
+        preset = str(body.get("preset", DEFAULT_PRESET))
         options = dict(body.get("options") or {})
         rules = rules_from(preset, options)
-        seats = int(body.get("seats", 4))
+        seats = int(body.get("seats", DEFAULT_SEATS))
         rules.check_players(seats)
-        bots = str(body.get("bots", "greedy"))
+        bots = str(body.get("bots", DEFAULT_BOTS))
         find_bot(bots)
         return {"preset": preset, "options": options, "bots": bots}, seats
 

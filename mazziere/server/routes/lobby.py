@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import Field
 
+from mazziere.game import DECISION_SECONDS, DECISION_SECONDS_MAX, TABLE_NAME_MAX
 from mazziere.server import protocol as P
 from mazziere.server.routes.deps import Body, Me, Srv
 from mazziere.server.store import tables as table_rows
@@ -17,12 +18,12 @@ router = APIRouter(prefix="/api")
 
 class NewTable(Body):
     game: str
-    name: str = Field(default="", max_length=80)
+    name: str = Field(default="", max_length=TABLE_NAME_MAX)
     preset: str | None = None
     options: dict[str, Any] | None = None
     seats: int | None = None
     bots: str | None = None
-    decision_seconds: float = Field(default=30.0, gt=0, le=3600)
+    decision_seconds: float = Field(default=DECISION_SECONDS, gt=0, le=DECISION_SECONDS_MAX)
     min_stake: int | None = Field(default=None, ge=0, le=P.MAX_CENTS)
     max_stake: int | None = Field(default=None, ge=0, le=P.MAX_CENTS)
     level: str | None = None

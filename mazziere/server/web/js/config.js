@@ -21,19 +21,3 @@ export const RECONNECT_MAX_MS = 15_000;
 
 /** Keep-alive ping while connected (the protocol's `ping`). */
 export const PING_MS = 25_000;
-
-/** UNO presets (uno.md "Presets"): seats allowed and the match they play by default. */
-export const UNO_PRESETS = {
-  classic: { min: 2, max: 10, match: 'target_points', target: 500, hands: 3 },
-  mattel: { min: 2, max: 10, match: 'target_points', target: 500, hands: 3 },
-  online: { min: 2, max: 4, match: 'fixed_hands', target: 500, hands: 3 },
-  house: { min: 2, max: 10, match: 'target_points', target: 500, hands: 3 },
-  casino: { min: 2, max: 2, match: 'single_hand', target: 500, hands: 3 },
-};
-
-/** UNO computer players the server knows (mazziere.uno.bots). */
-export const UNO_BOTS = ['greedy', 'random', 'autoplay'];
-
-/** Poker computer levels and decks (draw-poker.md). */
-export const POKER_LEVELS = ['easy', 'normal', 'hard'];
-export const POKER_DECKS = [52, 32];

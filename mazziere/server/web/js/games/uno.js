@@ -1,7 +1,7 @@
 // The UNO table: own hand, the others around the table with their card counts, discard pile and
 // current colour, direction, whose turn, the countdown, scores and match status.
 import { colorDot, miniUnoList, unoBack, unoCard, unoName } from '../cards.js';
-import { UNO_PRESETS } from '../config.js';
+import { catalogNow, loadCatalog, presetInfo } from '../catalog.js';
 import { reasonText } from '../events.js';
 import { UnoHand, parseLegal } from '../hand.js';
 import { t } from '../i18n.js';
@@ -24,6 +24,11 @@ export class UnoView {
   constructor(root, ctx) {
     this.ctx = ctx;
     this.msg = null;
+    // the match line reads the preset's match format from the catalog
+    loadCatalog().then(
+      () => this.msg?.view && this.drawScores(this.msg),
+      () => {},
+    );
     this.hand = new UnoHand({
       onPlay: (text) => this.send(text),
       nameOf: (s) => ctx.nameOf(s),
@@ -288,13 +293,13 @@ export class UnoView {
     const v = msg.view;
     const n = msg.seats.length;
     const cfg = this.ctx.summary()?.config || {};
-    const preset = UNO_PRESETS[cfg.preset] || UNO_PRESETS.classic;
+    const preset = presetInfo(catalogNow(), 'uno', cfg.preset) || {};
     const o = cfg.options || {};
     const match = o.match || preset.match;
     let status;
     if (match === 'single_hand') status = t('match.single_hand');
     else if (match === 'fixed_hands')
-      status = t('uno.match_hands', { n: (v.hand_no ?? 0) + 1, of: o.fixed_hands || preset.hands });
+      status = t('uno.match_hands', { n: (v.hand_no ?? 0) + 1, of: o.fixed_hands || preset.fixed_hands });
     else status = t('uno.match_target', { n: (v.hand_no ?? 0) + 1, target: o.target || preset.target });
     const rows = [];
     const perSeat = v.scores.length === n;

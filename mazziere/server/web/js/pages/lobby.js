@@ -1,8 +1,8 @@
 // The lobby: open tables with their seats, and the form that creates a table.
 import { ApiError, get, post, session } from '../api.js';
-import { POKER_DECKS, POKER_LEVELS, UNO_BOTS, UNO_PRESETS } from '../config.js';
-import { money, t } from '../i18n.js';
-import { clear, errorText, field, h, showError } from '../ui.js';
+import { byName, catalogNow, gameInfo, loadCatalog, presetInfo } from '../catalog.js';
+import { has, money, t } from '../i18n.js';
+import { clear, errorText, field, fill, h, showError } from '../ui.js';
 
 const REFRESH_MS = 4000;
 // the create form's choices survive a language switch (the page is redrawn)
@@ -14,11 +14,11 @@ function configSummary(tb) {
   if (tb.game === 'uno') {
     const o = c.options || {};
     const bits = [t(`preset.${c.preset}.name`)];
-    const match = o.match || UNO_PRESETS[c.preset]?.match;
+    const preset = presetInfo(catalogNow(), 'uno', c.preset);
+    const match = o.match || preset?.match;
     if (match === 'single_hand') bits.push(t('match.single_hand'));
-    else if (match === 'fixed_hands')
-      bits.push(t('match.fixed_hands_n', { n: o.fixed_hands || UNO_PRESETS[c.preset]?.hands || 3 }));
-    else if (match) bits.push(t('match.target_points_n', { n: o.target || 500 }));
+    else if (match === 'fixed_hands') bits.push(t('match.fixed_hands_n', { n: o.fixed_hands || preset?.fixed_hands }));
+    else if (match) bits.push(t('match.target_points_n', { n: o.target || preset?.target }));
     for (const k of ['multi_play', 'burn', 'jump_in', 'seven_swap', 'zero_rotate', 'zero_gives_four'])
       if (o[k]) bits.push(t(`opt.${k}`));
     if (o.stacking && o.stacking !== 'none') bits.push(`${t('opt.stacking')}: ${t(`opt.stacking.${o.stacking}`)}`);
@@ -37,6 +37,191 @@ function configSummary(tb) {
 
 function gameName(game) {
   return t(`game.${game}`);
+}
+
+// --------------------------------------------------------------------------- the create form
+// Which options the form features is a choice of the page; their values, choices, defaults
+// and docs all come from the catalog.
+const FEATURED_FLAGS = ['multi_play', 'burn', 'jump_in', 'seven_swap', 'zero_rotate'];
+const FEATURED_CHOICES = ['stacking', 'uno_call', 'drawn_card'];
+
+/** The label of a setting's choice `v` (game `game`, setting `name`) in the current language. */
+function choiceLabel(game, name, v) {
+  const keys = {
+    preset: `preset.${v}.name`,
+    bots: `bot.${v}`,
+    level: `poker.level.${v}`,
+  };
+  if (name === 'deck') return t('poker.deck_n', { n: v });
+  const key = keys[name] || `opt.${name}.${v}`;
+  return has(key) ? t(key) : String(v);
+}
+
+/** A setting's label: ours when the language files have one, else its name. */
+function settingLabel(name) {
+  return has(`create.${name}`) ? t(`create.${name}`) : name.replaceAll('_', ' ');
+}
+
+/**
+ * The input of one catalog setting {name, type, choices, default, min, max, unit, doc}:
+ * a select for a choice, a number input otherwise (cents shown as euros).
+ */
+function settingInput(game, s, testid = s.name.replaceAll('_', '-')) {
+  const attrs = { name: s.name, title: s.doc, 'data-testid': testid };
+  if (s.type === 'choice') {
+    const el = h(
+      'select',
+      attrs,
+      s.choices.map((v) => h('option', { value: String(v), selected: v === s.default }, choiceLabel(game, s.name, v))),
+    );
+    el.readValue = () => s.choices.find((v) => String(v) === el.value);
+    return el;
+  }
+  const cents = s.unit === 'cents';
+  let min = s.min;
+  if (min === undefined && s.exclusive_min !== undefined) min = Math.floor(s.exclusive_min) + 1;
+  const scale = cents ? 100 : 1;
+  const el = h('input', {
+    ...attrs,
+    type: 'number',
+    step: cents ? 0.01 : 1,
+    min: min === undefined ? null : min / scale,
+    max: s.max === undefined ? null : s.max / scale,
+    value: cents ? (s.default / 100).toFixed(2) : s.default,
+  });
+  el.readValue = () => {
+    const n = Number(el.value);
+    if (el.value === '' || Number.isNaN(n)) return s.default;
+    if (cents) return Math.round(n * 100);
+    return s.type === 'int' ? Math.round(n) : n;
+  };
+  return el;
+}
+
+function readSetting(el) {
+  return el.readValue();
+}
+
+/** Inputs side by side, two a row. */
+function rows(fields) {
+  const out = [];
+  for (let i = 0; i < fields.length; i += 2) out.push(h('div', { class: 'field-row' }, fields.slice(i, i + 2)));
+  return out;
+}
+
+/** A game whose settings are plain inputs (casino stakes, poker level and deck...). */
+function plainSection(g) {
+  const inputs = g.settings.filter((s) => s.type !== 'options').map((s) => ({ s, el: settingInput(g.name, s) }));
+  const hint = has(`create.${g.name}_hint`) ? h('p', { class: 'hint' }, t(`create.${g.name}_hint`)) : null;
+  const el = h(
+    'div',
+    { class: 'form-section', 'data-game': g.name },
+    rows(inputs.map(({ s, el: input }) => field(settingLabel(s.name), input))),
+    hint,
+  );
+  const body = () => Object.fromEntries(inputs.map(({ s, el: input }) => [s.name, readSetting(input)]));
+  return { game: g.name, el, body };
+}
+
+/** UNO: preset, seats, computer players, match, and the featured options over the preset. */
+function unoSection(g) {
+  const settings = Object.fromEntries(g.settings.map((s) => [s.name, s]));
+  const opts = Object.fromEntries(g.options.map((o) => [o.name, o]));
+  const preset = settingInput('uno', settings.preset);
+  const seats = settingInput('uno', settings.seats);
+  const bots = settingInput('uno', settings.bots);
+  const current = () => byName(g.presets, preset.value);
+  const presetDesc = h('small', { class: 'hint' });
+  const match = h(
+    'select',
+    { name: 'match', title: opts.match.doc, 'data-testid': 'match' },
+    h('option', { value: '' }, t('create.preset_default')),
+    opts.match.choices.map((m) => h('option', { value: m }, t(`match.${m}`))),
+  );
+  const target = h('input', { type: 'number', name: 'target', step: 1, title: opts.target.doc });
+  const hands = h('input', { type: 'number', name: 'fixed_hands', step: 1, title: opts.fixed_hands.doc });
+  const choices = FEATURED_CHOICES.filter((k) => opts[k]?.type === 'choice').map((k) => ({
+    k,
+    el: h(
+      'select',
+      { name: k, title: opts[k].doc },
+      h('option', { value: '' }, t('create.preset_default')),
+      opts[k].choices.map((v) => h('option', { value: v }, choiceLabel('uno', k, v))),
+    ),
+  }));
+  const flags = FEATURED_FLAGS.filter((k) => opts[k]?.type === 'bool').map((k) => ({
+    k,
+    el: h('input', { type: 'checkbox', name: k, 'data-testid': `opt-${k}` }),
+  }));
+  const extra = h('textarea', { name: 'extra', rows: 2, placeholder: '{"hand_size": 5}', spellcheck: 'false' });
+  const targetField = field(t('create.target'), target);
+  const handsField = field(t('create.fixed_hands'), hands);
+  const syncMatch = () => {
+    const m = match.value || current().match;
+    targetField.hidden = m !== 'target_points';
+    handsField.hidden = m !== 'fixed_hands';
+  };
+  const syncPreset = () => {
+    const p = current();
+    seats.min = p.min_players;
+    seats.max = p.max_players;
+    seats.value = Math.min(p.max_players, Math.max(p.min_players, Number(seats.value) || settings.seats.default));
+    const key = `preset.${p.name}.desc`;
+    presetDesc.textContent = has(key) ? t(key) : p.doc;
+    target.value = p.target;
+    hands.value = p.fixed_hands;
+    for (const { k, el } of flags) el.checked = Boolean(p.values[k]);
+    syncMatch();
+  };
+  preset.addEventListener('change', syncPreset);
+  match.addEventListener('change', syncMatch);
+  const el = h(
+    'div',
+    { class: 'form-section', 'data-game': 'uno' },
+    h(
+      'div',
+      { class: 'field-row' },
+      field(settingLabel('preset'), preset),
+      field(settingLabel('seats'), seats, t('create.seats_hint')),
+    ),
+    presetDesc,
+    h('div', { class: 'field-row' }, field(settingLabel('bots'), bots), field(t('create.match'), match)),
+    h('div', { class: 'field-row' }, targetField, handsField),
+    h(
+      'details',
+      { class: 'options' },
+      h('summary', {}, t('create.options')),
+      h(
+        'div',
+        { class: 'checks' },
+        flags.map(({ k, el: box }) =>
+          h('label', { class: 'check', title: opts[k].doc }, box, h('span', {}, has(`opt.${k}`) ? t(`opt.${k}`) : k)),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'field-row' },
+        choices.map(({ k, el: sel }) => field(has(`opt.${k}`) ? t(`opt.${k}`) : k, sel)),
+      ),
+      field(t('create.extra'), extra, t('create.extra_hint')),
+    ),
+  );
+  const body = () => {
+    const p = current();
+    const out = { preset: p.name, seats: readSetting(seats), bots: readSetting(bots) };
+    const options = {};
+    if (match.value) options.match = match.value;
+    const m = match.value || p.match;
+    if (m === 'target_points' && Number(target.value) !== p.target) options.target = Number(target.value);
+    if (m === 'fixed_hands' && Number(hands.value) !== p.fixed_hands) options.fixed_hands = Number(hands.value);
+    for (const { k, el: box } of flags) if (box.checked !== Boolean(p.values[k])) options[k] = box.checked;
+    for (const { k, el: sel } of choices) if (sel.value) options[k] = sel.value;
+    if (extra.value.trim()) Object.assign(options, JSON.parse(extra.value));
+    if (Object.keys(options).length) out.options = options;
+    return out;
+  };
+  syncPreset();
+  return { game: 'uno', el, body };
 }
 
 export default {
@@ -65,7 +250,9 @@ export default {
       for (const tb of tables) {
         const mine = tb.seats.some((s) => !s.bot && s.name === me.username);
         const free = tb.seats.filter((s) => s.free).length;
-        const canJoin = !mine && free > 0 && !(tb.game === 'uno' && tb.status === 'playing');
+        // a game that seats nobody once it runs (UNO) shows no Join while it plays
+        const later = gameInfo(catalogNow(), tb.game)?.table_rules.seat_after_start ?? true;
+        const canJoin = !mine && free > 0 && !(tb.status === 'playing' && !later);
         const seats = h(
           'ul',
           { class: 'seat-chips', 'aria-label': t('lobby.seats') },
@@ -156,6 +343,7 @@ export default {
       ),
     );
     refresh();
+    loadCatalog().then(refresh, () => {}); // the list's summaries read the presets
     this.timer = setInterval(refresh, REFRESH_MS);
   },
 
@@ -172,10 +360,29 @@ export default {
     }
   },
 
-  /** The create-table form: game, name, presets and options, seats, bots, time limit. */
+  /** The create-table form, built from the catalog (GET /api/catalog) once it is here. */
   createForm(app) {
+    const aside = h('aside', { class: 'lobby-create' });
+    const build = (cat) => fill(aside, this.buildForm(app, cat));
+    const cat = catalogNow();
+    if (cat) build(cat);
+    else {
+      aside.append(h('p', { class: 'card-panel muted' }, t('create.loading')));
+      loadCatalog().then(build, (e) =>
+        fill(
+          aside,
+          h('p', { class: 'form-error', role: 'alert', 'data-testid': 'create-error' }, errorText(e.code, e.message)),
+        ),
+      );
+    }
+    return aside;
+  },
+
+  /** The form itself: game, name, the game's settings and options, time limit. */
+  buildForm(app, cat) {
     const error = h('p', { class: 'form-error', role: 'alert', 'data-testid': 'create-error' });
-    const games = ['uno', 'casino', 'poker'];
+    const games = cat.games.map((g) => g.name);
+    if (!games.includes(formState.game)) formState.game = games[0];
     const gamePick = h(
       'fieldset',
       { class: 'segmented' },
@@ -183,7 +390,7 @@ export default {
       games.map((g) =>
         h(
           'label',
-          { class: 'seg' },
+          { class: 'seg', title: gameInfo(cat, g).doc },
           h('input', {
             type: 'radio',
             name: 'game',
@@ -199,183 +406,24 @@ export default {
         ),
       ),
     );
+    const nameSetting = byName(cat.table, 'name');
     const name = h('input', {
       name: 'name',
-      maxlength: 80,
+      maxlength: nameSetting.max_length,
       placeholder: t('create.name_placeholder'),
+      title: nameSetting.doc,
       'data-testid': 'table-name',
     });
-    const seconds = h('input', {
-      type: 'number',
-      name: 'decision_seconds',
-      min: 5,
-      max: 3600,
-      step: 1,
-      value: 30,
-      'data-testid': 'decision-seconds',
-    });
+    const seconds = settingInput('table', byName(cat.table, 'decision_seconds'), 'decision-seconds');
 
-    // --- UNO
-    const preset = h(
-      'select',
-      { name: 'preset', 'data-testid': 'preset' },
-      Object.keys(UNO_PRESETS).map((p) => h('option', { value: p }, t(`preset.${p}.name`))),
-    );
-    const presetDesc = h('small', { class: 'hint' });
-    const seats = h('input', { type: 'number', name: 'seats', min: 2, max: 10, value: 4, 'data-testid': 'seats' });
-    const bots = h(
-      'select',
-      { name: 'bots', 'data-testid': 'bots' },
-      UNO_BOTS.map((b) => h('option', { value: b }, t(`bot.${b}`))),
-    );
-    const match = h(
-      'select',
-      { name: 'match', 'data-testid': 'match' },
-      h('option', { value: '' }, t('create.preset_default')),
-      ['single_hand', 'target_points', 'fixed_hands'].map((m) => h('option', { value: m }, t(`match.${m}`))),
-    );
-    const target = h('input', { type: 'number', name: 'target', min: 1, value: 500 });
-    const hands = h('input', { type: 'number', name: 'fixed_hands', min: 1, value: 3 });
-    const choice = (nameKey, values) =>
-      h(
-        'select',
-        { name: nameKey },
-        h('option', { value: '' }, t('create.preset_default')),
-        values.map((v) => h('option', { value: v }, t(`opt.${nameKey}.${v}`))),
-      );
-    const stacking = choice('stacking', ['none', 'draw2', 'draw2_draw4', 'all']);
-    const unoCall = choice('uno_call', ['auto', 'catch', 'off']);
-    const drawnCard = choice('drawn_card', ['may_play', 'must_play']);
-    const flags = ['multi_play', 'burn', 'jump_in', 'seven_swap', 'zero_rotate'].map((k) => ({
-      k,
-      el: h('input', { type: 'checkbox', name: k, 'data-testid': `opt-${k}` }),
-    }));
-    const extra = h('textarea', { name: 'extra', rows: 2, placeholder: '{"hand_size": 5}', spellcheck: 'false' });
-    const syncPreset = () => {
-      const p = UNO_PRESETS[preset.value];
-      seats.min = p.min;
-      seats.max = p.max;
-      seats.value = Math.min(p.max, Math.max(p.min, Number(seats.value) || 4));
-      presetDesc.textContent = t(`preset.${preset.value}.desc`);
-    };
-    preset.addEventListener('change', syncPreset);
-    const targetField = field(t('create.target'), target);
-    const handsField = field(t('create.fixed_hands'), hands);
-    const syncMatch = () => {
-      const m = match.value || UNO_PRESETS[preset.value].match;
-      targetField.hidden = m !== 'target_points';
-      handsField.hidden = m !== 'fixed_hands';
-    };
-    match.addEventListener('change', syncMatch);
-    preset.addEventListener('change', syncMatch);
-    const unoBox = h(
-      'div',
-      { class: 'form-section', 'data-game': 'uno' },
-      h(
-        'div',
-        { class: 'field-row' },
-        field(t('create.preset'), preset),
-        field(t('create.seats'), seats, t('create.seats_hint')),
-      ),
-      presetDesc,
-      h('div', { class: 'field-row' }, field(t('create.bots'), bots), field(t('create.match'), match)),
-      h('div', { class: 'field-row' }, targetField, handsField),
-      h(
-        'details',
-        { class: 'options' },
-        h('summary', {}, t('create.options')),
-        h(
-          'div',
-          { class: 'checks' },
-          flags.map(({ k, el }) => h('label', { class: 'check' }, el, h('span', {}, t(`opt.${k}`)))),
-        ),
-        h(
-          'div',
-          { class: 'field-row' },
-          field(t('opt.stacking'), stacking),
-          field(t('opt.uno_call'), unoCall),
-          field(t('opt.drawn_card'), drawnCard),
-        ),
-        field(t('create.extra'), extra, t('create.extra_hint')),
-      ),
-    );
-
-    // --- casino
-    const minStake = h('input', {
-      type: 'number',
-      name: 'min_stake',
-      min: 0.01,
-      step: 0.01,
-      value: '0.10',
-      'data-testid': 'min-stake',
-    });
-    const maxStake = h('input', {
-      type: 'number',
-      name: 'max_stake',
-      min: 0.01,
-      step: 0.01,
-      value: '100.00',
-      'data-testid': 'max-stake',
-    });
-    const casinoBox = h(
-      'div',
-      { class: 'form-section', 'data-game': 'casino' },
-      h('div', { class: 'field-row' }, field(t('create.min_stake'), minStake), field(t('create.max_stake'), maxStake)),
-      h('p', { class: 'hint' }, t('create.casino_hint')),
-    );
-
-    // --- poker
-    const deck = h(
-      'select',
-      { name: 'deck' },
-      POKER_DECKS.map((d) => h('option', { value: d }, t('poker.deck_n', { n: d }))),
-    );
-    const level = h(
-      'select',
-      { name: 'level' },
-      POKER_LEVELS.map((l) => h('option', { value: l, selected: l === 'normal' }, t(`poker.level.${l}`))),
-    );
-    const ante = h('input', { type: 'number', name: 'ante', min: 1, value: 5 });
-    const bankroll = h('input', { type: 'number', name: 'bankroll', min: 10, value: 500 });
-    const pokerBox = h(
-      'div',
-      { class: 'form-section', 'data-game': 'poker' },
-      h('div', { class: 'field-row' }, field(t('create.deck'), deck), field(t('create.level'), level)),
-      h('div', { class: 'field-row' }, field(t('create.ante'), ante), field(t('create.bankroll'), bankroll)),
-      h('p', { class: 'hint' }, t('create.poker_hint')),
-    );
-
-    const sections = [unoBox, casinoBox, pokerBox];
-    const showSection = () => sections.forEach((s) => (s.hidden = s.dataset.game !== formState.game));
+    const builders = { uno: unoSection, casino: plainSection, poker: plainSection };
+    const sections = cat.games.map((g) => (builders[g.name] || plainSection)(g));
+    const showSection = () => sections.forEach((s) => (s.el.hidden = s.game !== formState.game));
 
     const body = () => {
       const g = formState.game;
-      const out = { game: g, name: name.value.trim(), decision_seconds: Number(seconds.value) || 30 };
-      if (g === 'uno') {
-        out.preset = preset.value;
-        out.seats = Number(seats.value);
-        out.bots = bots.value;
-        const options = {};
-        if (match.value) options.match = match.value;
-        const m = match.value || UNO_PRESETS[preset.value].match;
-        if (m === 'target_points' && Number(target.value) !== UNO_PRESETS[preset.value].target)
-          options.target = Number(target.value);
-        if (m === 'fixed_hands' && Number(hands.value) !== UNO_PRESETS[preset.value].hands)
-          options.fixed_hands = Number(hands.value);
-        for (const { k, el } of flags) if (el.checked) options[k] = true;
-        if (stacking.value) options.stacking = stacking.value;
-        if (unoCall.value) options.uno_call = unoCall.value;
-        if (drawnCard.value) options.drawn_card = drawnCard.value;
-        if (extra.value.trim()) Object.assign(options, JSON.parse(extra.value));
-        if (Object.keys(options).length) out.options = options;
-      } else if (g === 'casino') {
-        out.min_stake = Math.round(Number(minStake.value) * 100);
-        out.max_stake = Math.round(Number(maxStake.value) * 100);
-      } else {
-        out.deck = Number(deck.value);
-        out.level = level.value;
-        out.options = { ante: Number(ante.value), bankroll: Number(bankroll.value) };
-      }
+      const out = { game: g, name: name.value.trim(), decision_seconds: readSetting(seconds) };
+      Object.assign(out, sections.find((s) => s.game === g).body());
       return out;
     };
 
@@ -390,7 +438,7 @@ export default {
       h('h2', { id: 'create-h' }, t('create.title')),
       gamePick,
       field(t('create.name'), name),
-      ...sections,
+      ...sections.map((sec) => sec.el),
       field(t('create.time_limit'), seconds, t('create.time_limit_hint')),
       error,
       submit,
@@ -419,9 +467,7 @@ export default {
         submit.disabled = false;
       }
     });
-    syncPreset();
-    syncMatch();
     showSection();
-    return h('aside', { class: 'lobby-create' }, form);
+    return form;
   },
 };
