@@ -13,7 +13,6 @@ import json
 import math
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Annotated
 
 import typer
@@ -24,6 +23,7 @@ from mazziere.errors import OptionError
 from mazziere.poker import Rules
 from mazziere.poker.bots import BOTS, LEVELS, find_bot
 from mazziere.poker.sim import Tally, play_pairs
+from mazziere.sim.pool import run_chunks
 from mazziere.sim.stats import t_quantile
 from mazziere.terminal.poker import play_rules, run_play
 
@@ -77,13 +77,8 @@ def simulate(
     ]
     start = time.perf_counter()
     total = Tally(0, 0, 0, 0)
-    if workers <= 1:
-        for u in units:
-            total += _work(u)
-    else:
-        with ProcessPoolExecutor(workers) as pool:
-            for t in pool.map(_work, units):
-                total += t
+    for t in run_chunks(_work, units, workers):
+        total += t
     return total, time.perf_counter() - start
 
 
