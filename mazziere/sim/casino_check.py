@@ -66,15 +66,8 @@ def check_kernel(
     kernel_seconds = time.perf_counter() - t0
     chunks = [[int(s) for s in seeds[i : i + CHUNK]] for i in range(0, rounds, CHUNK)]
     t0 = time.perf_counter()
-    finished = 0
-
-    def done(part: list[Triple]) -> None:
-        nonlocal finished
-        finished += len(part)
-        if progress is not None:
-            progress(finished, rounds)
-
-    py = [t for part in run_chunks(python_rounds, chunks, workers, done) for t in part]
+    parts = run_chunks(python_rounds, chunks, workers, progress, size=len, total=rounds)
+    py = [t for part in parts for t in part]
     python_seconds = time.perf_counter() - t0
     bad = tuple(
         Mismatch(i, int(seeds[i]), k.triple(i), py[i])

@@ -41,27 +41,39 @@ def run_chunks(
     work: Callable[[J], R],
     jobs: Sequence[J],
     workers: int,
-    on_done: Callable[[R], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    size: Callable[[R], int] | None = None,
+    total: int | None = None,
     pool: multiprocessing.pool.Pool | None = None,
 ) -> list[R]:
     """``work(job)`` for every job, in job order. One worker (or one job) plays here; more
     play on ``min(workers, len(jobs))`` spawned processes, or on the ``pool`` given (it is
-    left open). ``on_done`` sees each result as it arrives (progress); ``work`` must be a
-    module-level function so that the processes can import it."""
+    left open); ``work`` must be a module-level function so that the processes import it.
+
+    As results arrive, ``progress(done, total)`` counts ``size(result)`` units each (games,
+    rounds; default one per job) out of ``total`` (default: the number of jobs)."""
+    units = len(jobs) if total is None else total
+    done = 0
+
+    def arrived(result: R) -> None:
+        nonlocal done
+        done += 1 if size is None else size(result)
+        if progress is not None:
+            progress(done, units)
+
     if pool is None and (workers <= 1 or len(jobs) <= 1):
         out: list[R] = []
         for job in jobs:
             out.append(work(job))
-            if on_done is not None:
-                on_done(out[-1])
+            arrived(out[-1])
         return out
     results: dict[int, R] = {}
 
     def play(p: multiprocessing.pool.Pool) -> None:
         for i, result in p.imap_unordered(functools.partial(_indexed, work), enumerate(jobs)):
             results[i] = result
-            if on_done is not None:
-                on_done(result)
+            arrived(result)
 
     if pool is not None:
         play(pool)

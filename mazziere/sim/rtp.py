@@ -174,6 +174,10 @@ def run_job(job: Job) -> tuple[int, I64Array]:
     return start, tally(master, start, count, marks)
 
 
+def _rounds_in(part: tuple[int, I64Array]) -> int:
+    return int(part[1][-1, : MAX_MULTIPLIER + 1].sum())
+
+
 def plan_jobs(engine: str, seed: int, rounds: int, workers: int) -> list[Job]:
     """Cut the run into chunks (several per worker, so progress moves), each with the
     checkpoints that fall inside it, relative to its first round."""
@@ -228,15 +232,7 @@ def run_rtp(
         warm_up()  # compile (or load the cache) once, before any worker needs it
     jobs = plan_jobs(engine, seed, rounds, workers)
     start_time = time.perf_counter()
-    done = 0
-
-    def collect(part: tuple[int, I64Array]) -> None:
-        nonlocal done
-        done += int(part[1][-1, : MAX_MULTIPLIER + 1].sum())
-        if progress is not None:
-            progress(done, rounds)
-
-    parts = run_chunks(run_job, jobs, workers, collect, pool)
+    parts = run_chunks(run_job, jobs, workers, progress, size=_rounds_in, total=rounds, pool=pool)
     wall = time.perf_counter() - start_time
     return merge(parts, rounds, seed, engine, workers, wall)
 

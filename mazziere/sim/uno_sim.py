@@ -197,15 +197,7 @@ def simulate_uno(
     chunks = [
         (rules, players, seed_s, list(bots), r) for r in chunk_ranges(games, workers, CHUNK_CAP)
     ]
-    finished = 0
-
-    def done(part: list[GameRecord]) -> None:
-        nonlocal finished
-        finished += len(part)
-        if progress is not None:
-            progress(finished, games)
-
-    parts = run_chunks(_run_chunk, chunks, workers, done)
+    parts = run_chunks(_run_chunk, chunks, workers, progress, size=len, total=games)
     records = [record for part in parts for record in part]
     wall = time.perf_counter() - start
     return summarise(records, players, seed_s, tuple(b.name for b in table), wall, workers)
