@@ -23,9 +23,9 @@ from phevaluator import _pheval  # type: ignore[import-untyped]
 from treys import Card as TreysCard  # type: ignore[import-untyped]
 from treys import Evaluator as TreysEvaluator
 
-from mazziere.poker.batch import evaluate_batch
 from mazziere.poker.cards import CARDS, RANK_CHARS, SUIT_CHARS
 from mazziere.poker.evaluator import evaluate
+from mazziere.sim.poker_batch import evaluate_batch
 
 
 def random_hands(n: int, seed: int = 1) -> np.ndarray:

@@ -7,6 +7,9 @@ functions of (state, action), so a refused action leaves the caller's state as i
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Sequence
+
 
 class MazziereError(Exception):
     """Base class of every error this package raises on purpose."""
@@ -32,6 +35,27 @@ class UnknownOption(OptionError):
     """An option or preset name that does not exist."""
 
     default_code = "unknown_option"
+
+
+def unknown_name(
+    kind: str,
+    name: object,
+    known: Sequence[str],
+    code: str | None = None,
+    *,
+    listing: str | None = None,
+) -> UnknownOption:
+    """The error for a name that is not among ``known`` (an option, preset or bot): it names
+    the closest known name, and lists them all after ``listing`` when given.
+
+    >>> print(unknown_name("UNO preset", "Clasic", ["classic", "house"], listing="presets"))
+    [unknown_option] unknown UNO preset 'Clasic' (did you mean 'classic'?); presets: classic, house
+    """
+    key = name.strip().lower() if isinstance(name, str) else ""
+    near = difflib.get_close_matches(key, known, n=1)
+    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    listed = f"; {listing}: {', '.join(known)}" if listing else ""
+    return UnknownOption(f"unknown {kind} {name!r}{hint}{listed}", code)
 
 
 class MalformedAction(MazziereError, ValueError):

@@ -5,6 +5,6 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 . .venv/bin/activate
-python -m pip install -q -e . >/dev/null
+python -m pip install -q -e '.[all]' >/dev/null
 if [ "$#" -eq 0 ]; then set -- play uno --preset house --players 4; fi
 exec mazziere "$@"

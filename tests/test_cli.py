@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mazziere.cli import app
-from mazziere.cli_options import parse_option_value, parse_options, uno_rules
+from mazziere.cli.options import parse_option_value, parse_options, uno_rules
 from mazziere.errors import OptionError, UnknownOption
 from mazziere.uno import PRESETS
 

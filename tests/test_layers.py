@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -76,3 +79,46 @@ def test_imports_only_point_down(package: str) -> None:
 
 def test_uno_rules_package_exists_and_is_checked() -> None:
     assert len(_files("uno")) >= 10 and len(_files("cards")) >= 2
+
+
+RULES_MODULES = (
+    "mazziere",
+    "mazziere.rng",
+    "mazziere.errors",
+    "mazziere.textevents",
+    "mazziere.game",
+    "mazziere.wire",
+    "mazziere.fields",
+    "mazziere.catalog",
+)
+"""Modules of the rules layer outside the rules packages."""
+_IMPORT_ALONE = """
+import importlib, sys
+importlib.import_module(sys.argv[1])
+allowed = set(sys.stdlib_module_names) | {"mazziere", "__main__"}
+outside = sorted({name.split(".")[0] for name in sys.modules} - allowed)
+assert not outside, f"{sys.argv[1]} imported {outside}"
+"""
+
+
+def _rules_modules() -> list[str]:
+    names = list(RULES_MODULES)
+    for package in RULES_PACKAGES:
+        for path in _files(package):
+            parts = path.relative_to(ROOT.parent).with_suffix("").parts
+            names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+@pytest.mark.parametrize("module", _rules_modules())
+def test_rules_modules_import_only_the_standard_library(module: str) -> None:
+    """pyproject.toml: ``pip install mazziere`` installs no third-party package, so each rules
+    module imports in a Python that cannot see one (``-S``: no site-packages)."""
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", _IMPORT_ALONE, module],
+        env={"PYTHONPATH": str(ROOT.parent), "PATH": os.environ.get("PATH", "")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr

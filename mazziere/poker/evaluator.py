@@ -13,7 +13,7 @@ True
 
 A :class:`HandRank` compares and hashes by its dense rank (1 = weakest class under these rules);
 equal ranks are equal hands (a tie). Ranks from different rules are not comparable. The batch
-API over NumPy arrays is :func:`mazziere.poker.batch.evaluate_batch`.
+API over NumPy arrays is :func:`mazziere.sim.poker_batch.evaluate_batch`.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ defaults.
 
 >>> Rules(deck=32).lowest_rank, Rules().min_bet_amount, Rules().max_bet
 (5, 5, 50)
+>>> from mazziere.errors import UnknownOption
 >>> try:
 ...     Rules().with_options(max_raise=2)
 ... except UnknownOption as e:
@@ -15,11 +16,10 @@ unknown_option unknown poker option 'max_raise' (did you mean 'max_raises'?)
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from mazziere.errors import OptionError, UnknownOption
+from mazziere.errors import OptionError, unknown_name
 from mazziere.fields import option
 from mazziere.poker.cards import DECK_SIZES, lowest_rank
 
@@ -131,9 +131,7 @@ class Rules:
         names = self.option_names()
         for key in changes:
             if key not in names:
-                near = difflib.get_close_matches(key, names, n=1)
-                hint = f" (did you mean {near[0]!r}?)" if near else ""
-                raise UnknownOption(f"unknown poker option {key!r}{hint}")
+                raise unknown_name("poker option", key, names)
         if "items" in changes and not isinstance(changes["items"], tuple):
             changes["items"] = tuple(changes["items"])
         return replace(self, **changes)

@@ -6,11 +6,10 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from mazziere.errors import UnknownOption
+from mazziere.errors import unknown_name
 from mazziere.poker.options import Rules
 
 CLASSIC = Rules()
@@ -44,8 +43,4 @@ def find_preset(name: str) -> Rules:
     key = name.strip().lower()
     if key in PRESETS:
         return PRESETS[key]
-    near = difflib.get_close_matches(key, list(PRESETS), n=1)
-    hint = f" (did you mean {near[0]!r}?)" if near else ""
-    raise UnknownOption(
-        f"unknown poker preset {name!r}{hint}; presets: {', '.join(PRESETS)}", "unknown_preset"
-    )
+    raise unknown_name("poker preset", name, list(PRESETS), "unknown_preset", listing="presets")

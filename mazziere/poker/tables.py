@@ -22,11 +22,13 @@ import functools
 import itertools
 from dataclasses import dataclass
 from enum import StrEnum
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from mazziere.poker.cards import ACE, lowest_rank
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 RANK_KEYS = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
 """Per-rank keys: sums over five ranks are unique for every multiset (greedy, smallest)."""
@@ -120,9 +122,6 @@ class Tables:
     deck: int
     ace_low: bool
     flush_beats_full_house: bool
-    packed: npt.NDArray[np.int64]
-    unsuited: npt.NDArray[np.uint16]
-    flush: npt.NDArray[np.uint16]
     categories: tuple[Category, ...]
     """Dense rank -> category (index 0 unused)."""
     sig_ranks: tuple[tuple[int, ...], ...]
@@ -159,8 +158,8 @@ def build_tables(deck: int, ace_low: bool, flush_beats_full_house: bool) -> Tabl
     if len(values) != NUMBER_OF_CLASSES:
         raise AssertionError(f"expected {NUMBER_OF_CLASSES} hand classes, got {len(values)}")
     dense = {v: i + 1 for i, v in enumerate(values)}
-    unsuited = np.zeros(KEY_SPACE, dtype=np.uint16)
-    flush = np.zeros(1 << 13, dtype=np.uint16)
+    unsuited = [0] * KEY_SPACE
+    flush = [0] * (1 << 13)
     categories: list[Category] = [Category.HIGH_CARD] * (len(values) + 1)
     sigs: list[tuple[int, ...]] = [()] * (len(values) + 1)
     for value, is_flush, ranks, cat, sig in entries:
@@ -173,29 +172,45 @@ def build_tables(deck: int, ace_low: bool, flush_beats_full_house: bool) -> Tabl
             if unsuited[key]:
                 raise AssertionError(f"rank keys collide on {ranks}")
             unsuited[key] = d
-    packed = np.array(
-        [
-            RANK_KEYS[c >> 2] | (1 << ((c >> 2) + RANK_FIELD)) | (1 << (SUIT_FIELD + 4 * (c & 3)))
-            for c in range(52)
-        ],
-        dtype=np.int64,
+    packed = tuple(
+        RANK_KEYS[c >> 2] | (1 << ((c >> 2) + RANK_FIELD)) | (1 << (SUIT_FIELD + 4 * (c & 3)))
+        for c in range(52)
     )
     low = lowest_rank(deck)
     deck_mask = sum(1 << c for c in range(52) if c >> 2 >= low)
-    for arr in (packed, unsuited, flush):
-        arr.flags.writeable = False
     return Tables(
         deck=deck,
         ace_low=ace_low,
         flush_beats_full_house=flush_beats_full_house,
-        packed=packed,
-        unsuited=unsuited,
-        flush=flush,
         categories=tuple(categories),
         sig_ranks=tuple(sigs),
         deck_mask=deck_mask,
-        packed_list=tuple(int(x) for x in packed),
-        unsuited_list=tuple(int(x) for x in unsuited),
-        flush_list=tuple(int(x) for x in flush),
+        packed_list=packed,
+        unsuited_list=tuple(unsuited),
+        flush_list=tuple(flush),
         key_list=tuple(RANK_KEYS[c >> 2] for c in range(52)),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TableArrays:
+    """The packed, unsuited and flush tables as read-only NumPy arrays, for compiled kernels."""
+
+    packed: npt.NDArray[np.int64]
+    unsuited: npt.NDArray[np.uint16]
+    flush: npt.NDArray[np.uint16]
+
+
+@functools.cache
+def table_arrays(deck: int, ace_low: bool, flush_beats_full_house: bool) -> TableArrays:
+    """:func:`build_tables` as NumPy arrays (built once per variant). NumPy is imported here,
+    not at import time: the rules install without it (it comes with the ``sim`` extra)."""
+    import numpy as np
+
+    t = build_tables(deck, ace_low, flush_beats_full_house)
+    packed = np.array(t.packed_list, dtype=np.int64)
+    unsuited = np.array(t.unsuited_list, dtype=np.uint16)
+    flush = np.array(t.flush_list, dtype=np.uint16)
+    for arr in (packed, unsuited, flush):
+        arr.flags.writeable = False
+    return TableArrays(packed, unsuited, flush)

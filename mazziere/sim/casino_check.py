@@ -9,7 +9,6 @@ to the pure path on the same seeds").
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ import numpy as np
 
 from mazziere.casino import simulate_round
 from mazziere.sim.casino_kernel import REASONS, kernel_rounds, round_seeds, warm_up
+from mazziere.sim.pool import run_chunks
 
 Triple = tuple[int, int, int]
 CHUNK = 500
@@ -66,19 +66,8 @@ def check_kernel(
     kernel_seconds = time.perf_counter() - t0
     chunks = [[int(s) for s in seeds[i : i + CHUNK]] for i in range(0, rounds, CHUNK)]
     t0 = time.perf_counter()
-    py: list[Triple] = []
-    if workers == 1 or len(chunks) <= 1:
-        for c in chunks:
-            py.extend(python_rounds(c))
-            if progress is not None:
-                progress(len(py), rounds)
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(min(workers, len(chunks))) as pool:
-            for part in pool.imap(python_rounds, chunks):
-                py.extend(part)
-                if progress is not None:
-                    progress(len(py), rounds)
+    parts = run_chunks(python_rounds, chunks, workers, progress, size=len, total=rounds)
+    py = [t for part in parts for t in part]
     python_seconds = time.perf_counter() - t0
     bad = tuple(
         Mismatch(i, int(seeds[i]), k.triple(i), py[i])

@@ -17,7 +17,6 @@ True
 from __future__ import annotations
 
 import math
-import multiprocessing
 import multiprocessing.pool
 import os
 import time
@@ -38,6 +37,7 @@ from mazziere.sim.casino_kernel import (
     round_seed,
     warm_up,
 )
+from mazziere.sim.pool import chunk_ranges, run_chunks
 from mazziere.sim.stats import Interval, wilson, z_quantile
 
 ENGINES = ("kernel", "python")
@@ -174,15 +174,18 @@ def run_job(job: Job) -> tuple[int, I64Array]:
     return start, tally(master, start, count, marks)
 
 
+def _rounds_in(part: tuple[int, I64Array]) -> int:
+    return int(part[1][-1, : MAX_MULTIPLIER + 1].sum())
+
+
 def plan_jobs(engine: str, seed: int, rounds: int, workers: int) -> list[Job]:
     """Cut the run into chunks (several per worker, so progress moves), each with the
     checkpoints that fall inside it, relative to its first round."""
-    size = max(1, min(CHUNK_CAP[engine], -(-rounds // (workers * 8))))
     marks = checkpoint_rounds(rounds)
     jobs: list[Job] = []
     j = 0
-    for start in range(0, rounds, size):
-        count = min(size, rounds - start)
+    for chunk in chunk_ranges(rounds, workers, CHUNK_CAP[engine]):
+        start, count = chunk.start, len(chunk)
         inside: list[int] = []
         while j < len(marks) and marks[j] <= start + count:
             inside.append(marks[j] - start)
@@ -229,27 +232,7 @@ def run_rtp(
         warm_up()  # compile (or load the cache) once, before any worker needs it
     jobs = plan_jobs(engine, seed, rounds, workers)
     start_time = time.perf_counter()
-    parts: list[tuple[int, I64Array]] = []
-    done = 0
-
-    def collect(part: tuple[int, I64Array]) -> None:
-        nonlocal done
-        parts.append(part)
-        done += int(part[1][-1, : MAX_MULTIPLIER + 1].sum())
-        if progress is not None:
-            progress(done, rounds)
-
-    if pool is not None:
-        for part in pool.imap_unordered(run_job, jobs):
-            collect(part)
-    elif workers == 1 or len(jobs) == 1:
-        for job in jobs:
-            collect(run_job(job))
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(min(workers, len(jobs))) as own:
-            for part in own.imap_unordered(run_job, jobs):
-                collect(part)
+    parts = run_chunks(run_job, jobs, workers, progress, size=_rounds_in, total=rounds, pool=pool)
     wall = time.perf_counter() - start_time
     return merge(parts, rounds, seed, engine, workers, wall)
 

@@ -16,19 +16,21 @@ acts is applied, otherwise the current seat's bot acts.
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from mazziere.errors import MazziereError, OptionError
+from mazziere.sim.pool import chunk_ranges, run_chunks
 from mazziere.sim.stats import Interval, MeanCI, mean_ci, wilson
 from mazziere.uno import Action, Rules, State, all_legal_actions, apply, new_game, view
 from mazziere.uno.bots import Bot, find_bot
 
 MAX_STEPS = 200_000
 """Actions allowed in one match before the simulation gives up (a stuck game is a bug)."""
+CHUNK_CAP = 50
+"""Most matches per job."""
 
 BotSpec = str | Bot
 Progress = Callable[[int, int], None]
@@ -177,12 +179,6 @@ def _run_chunk(args: tuple[Rules, int, str, Sequence[BotSpec], range]) -> list[G
     return run_games(*args)
 
 
-def _chunks(games: int, workers: int) -> Iterator[range]:
-    size = max(1, min(50, -(-games // (workers * 8))))
-    for start in range(0, games, size):
-        yield range(start, min(games, start + size))
-
-
 def simulate_uno(
     rules: Rules,
     players: int,
@@ -198,22 +194,12 @@ def simulate_uno(
     table = check_sim_args(rules, players, games, bots, workers)
     seed_s = str(seed)
     start = time.perf_counter()
-    records: list[GameRecord] = []
-    chunks = [(rules, players, seed_s, list(bots), r) for r in _chunks(games, workers)]
-    if workers == 1:
-        for job in chunks:
-            records.extend(_run_chunk(job))
-            if progress is not None:
-                progress(len(records), games)
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(min(workers, len(chunks))) as pool:
-            for part in pool.imap_unordered(_run_chunk, chunks):
-                records.extend(part)
-                if progress is not None:
-                    progress(len(records), games)
+    chunks = [
+        (rules, players, seed_s, list(bots), r) for r in chunk_ranges(games, workers, CHUNK_CAP)
+    ]
+    parts = run_chunks(_run_chunk, chunks, workers, progress, size=len, total=games)
+    records = [record for part in parts for record in part]
     wall = time.perf_counter() - start
-    records.sort(key=lambda r: r.game)
     return summarise(records, players, seed_s, tuple(b.name for b in table), wall, workers)
 
 

@@ -7,6 +7,7 @@ derives a variant. Unknown option names, bad values and impossible combinations 
 
 >>> Rules().with_options(stacking="draw2").stacking
 'draw2'
+>>> from mazziere.errors import UnknownOption
 >>> try:
 ...     Rules().with_options(stackin="draw2")
 ... except UnknownOption as e:
@@ -16,11 +17,10 @@ unknown_option unknown UNO option 'stackin' (did you mean 'stacking'?)
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, get_args
 
-from mazziere.errors import OptionError, UnknownOption
+from mazziere.errors import OptionError, unknown_name
 from mazziere.fields import option
 
 DealerSelection = Literal["highest", "lowest", "random"]
@@ -282,9 +282,7 @@ class Rules:
         names = self.option_names()
         for key in changes:
             if key not in names:
-                near = difflib.get_close_matches(key, names, n=1)
-                hint = f" (did you mean {near[0]!r}?)" if near else ""
-                raise UnknownOption(f"unknown UNO option {key!r}{hint}")
+                raise unknown_name("UNO option", key, names)
         if "hand_sizes" in changes:
             changes["hand_sizes"] = tuple(int(h) for h in changes["hand_sizes"])
         if "zero_groups" in changes:

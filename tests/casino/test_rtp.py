@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from mazziere.cli_casino import app, parse_count
+from mazziere.cli.casino import app, parse_count
 from mazziere.errors import OptionError
 from mazziere.sim.rtp import (
     RtpResult,

@@ -8,10 +8,11 @@ import json
 
 from typer.testing import CliRunner
 
-from mazziere.cli_poker import app, parse_input, summary
+from mazziere.cli.poker import app, summary
 from mazziere.poker import Rules, new_game, view
 from mazziere.poker.actions import Draw, Open
 from mazziere.poker.sim import Tally
+from mazziere.terminal.poker import parse_input
 
 runner = CliRunner()
 
@@ -79,9 +80,9 @@ def test_play_shows_seed_names_help_and_hand_descriptions() -> None:
 def test_play_lists_pledged_and_forfeited_items() -> None:
     from rich.console import Console
 
-    from mazziere.cli_poker import show_events, status
     from mazziere.poker.events import Forfeited, Pledged, Redeemed
     from mazziere.poker.state import ItemStatus
+    from mazziere.terminal.poker import show_events, status
 
     from .helpers import rigged
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mazziere.poker import Rules, hand_classes
-from mazziere.poker.batch import all_hands, evaluate_batch
+from mazziere.sim.poker_batch import all_hands, evaluate_batch
 
 
 def expected_counts(ranks: int, straights: int) -> dict[str, int]:

@@ -8,7 +8,7 @@ import pytest
 
 from mazziere.errors import MalformedAction, OptionError
 from mazziere.poker import Category, Rules, evaluate, parse_cards
-from mazziere.poker.batch import all_hands, evaluate_batch
+from mazziere.sim.poker_batch import all_hands, evaluate_batch
 
 R32 = Rules(deck=32)
 

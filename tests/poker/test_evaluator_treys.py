@@ -13,8 +13,8 @@ import numpy.typing as npt
 import pytest
 
 from mazziere.poker import Rules
-from mazziere.poker.batch import all_hands, evaluate_batch
 from mazziere.poker.cards import RANK_CHARS, SUIT_CHARS
+from mazziere.sim.poker_batch import all_hands, evaluate_batch
 
 treys = pytest.importorskip("treys")
 

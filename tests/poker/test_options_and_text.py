@@ -17,7 +17,6 @@ MODULES = [
     "options",
     "presets",
     "evaluator",
-    "batch",
     "actions",
     "events",
     "engine",

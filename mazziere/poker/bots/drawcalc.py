@@ -11,17 +11,17 @@
   seeded by the hand itself so answers are pure functions of the hand).
 
 Both are compiled with numba over the evaluator's tables and cached per rule variant; the
-simulation seed is fixed, so the tables are the same on every run.
+simulation seed is fixed, so the tables are the same on every run. NumPy and numba (the ``sim``
+extra) are imported and the kernels compiled on first use, not at import time: the rules
+install without them, and only the bots that read these tables (``normal``, ``hard``) need them.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-
-import numba as nb
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from mazziere.poker.cards import Card, deck
 from mazziere.poker.evaluator import tables_for
@@ -35,8 +35,14 @@ from mazziere.poker.tables import (
     RANK_FIELD,
     SUIT_FIELD,
     Category,
+    TableArrays,
     straights,
+    table_arrays,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 if (SUIT_FIELD, RANK_FIELD, KEY_MASK, MASK_MASK, FLUSH_ADD, FLUSH_TEST) != (
     40,
@@ -57,15 +63,53 @@ _THREE = CATEGORIES.index(Category.THREE_OF_A_KIND)
 _TWO_PAIR = CATEGORIES.index(Category.TWO_PAIR)
 _PAIR = CATEGORIES.index(Category.PAIR)
 
+_KERNELS: dict[str, bool] = {}
+"""The numba kernels of this module (plain Python below) -> whether numba inlines them."""
 
-@nb.njit(cache=True)
+
+def _kernel(*, inline: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a function as a numba kernel, compiled by :func:`_compile` on first use."""
+
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        _KERNELS[fn.__name__] = inline
+        return fn
+
+    return mark
+
+
+@functools.cache
+def _compile() -> None:
+    """Import NumPy and numba and replace each kernel by its compiled form (once).
+
+    The kernels read ``np`` and each other as module globals, which numba freezes when it
+    compiles them, so the globals are set before the first call. Compiled code is cached on
+    disk (``cache=True``) as when the decorators were written on the functions.
+    """
+    try:
+        import numba
+        import numpy
+    except ImportError as e:  # pragma: no cover - the sim extra is installed in the tests
+        raise ImportError(
+            "the poker bots' draw tables need NumPy and numba: pip install 'mazziere[sim]'"
+        ) from e
+    module = globals()
+    module["np"] = numpy
+    for name, inline in _KERNELS.items():
+        module[name] = numba.njit(module[name], cache=True, inline="always" if inline else "never")
+
+
+def _arrays(rules: Rules) -> TableArrays:
+    return table_arrays(rules.deck, rules.ace_low_straight, rules.flush_beats_full_house)
+
+
+@_kernel()
 def _lookup(s, unsuited, flush):  # type: ignore[no-untyped-def]
     if ((s >> 40) + 0x3333) & 0x8888:
         return flush[(s >> 20) & 0x1FFF]
     return unsuited[s & 0x7FFFF]
 
 
-@nb.njit(cache=True, inline="always")
+@_kernel(inline=True)
 def _next(state):  # type: ignore[no-untyped-def]
     state[0] = state[0] + np.uint64(0x9E3779B97F4A7C15)
     z = state[0]
@@ -74,12 +118,12 @@ def _next(state):  # type: ignore[no-untyped-def]
     return z ^ (z >> np.uint64(31))
 
 
-@nb.njit(cache=True, inline="always")
+@_kernel(inline=True)
 def _below(state, n):  # type: ignore[no-untyped-def]
     return np.int64(((_next(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@nb.njit(cache=True)
+@_kernel()
 def plain_discard(h, cat, runs):  # type: ignore[no-untyped-def]
     """The plain player's discard as a 5-bit mask of hand positions."""
     if cat >= _STRAIGHT:
@@ -114,7 +158,7 @@ def plain_discard(h, cat, runs):  # type: ignore[no-untyped-def]
     return 31 ^ (1 << top)
 
 
-@nb.njit(cache=True)
+@_kernel()
 def _simulate(cards, packed, unsuited, flush, cats, runs, deals, seed):  # type: ignore[no-untyped-def]
     n = cards.shape[0]
     counts = np.zeros((6, max(unsuited.max(), flush.max()) + 1), np.int64)
@@ -147,7 +191,7 @@ def _simulate(cards, packed, unsuited, flush, cats, runs, deals, seed):  # type:
     return counts
 
 
-@nb.njit(cache=True)
+@_kernel()
 def _discard_values(hand, rest, packed, unsuited, flush, worth, max_replace, samples, seed):  # type: ignore[no-untyped-def]
     out = np.full(32, -1.0)
     state = np.array([seed], dtype=np.uint64)
@@ -230,6 +274,8 @@ class Reference:
 
 
 def _worth(counts: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    import numpy as np
+
     total = max(int(counts.sum()), 1)
     below = np.concatenate(([0], np.cumsum(counts)[:-1]))
     result: npt.NDArray[np.float64] = (below + counts / 2) / total
@@ -237,18 +283,25 @@ def _worth(counts: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
 
 
 def straight_masks(rules: Rules) -> npt.NDArray[np.int64]:
+    import numpy as np
+
     return np.array(sorted(straights(rules.deck, rules.ace_low_straight)), dtype=np.int64)
 
 
 def category_codes(rules: Rules) -> npt.NDArray[np.int64]:
+    import numpy as np
+
     t = tables_for(rules)
     return np.array([CATEGORIES.index(c) for c in t.categories], dtype=np.int64)
 
 
 @functools.cache
 def _reference(deck_size: int, ace_low: bool, flush_beats: bool) -> Reference:
+    import numpy as np
+
+    _compile()
     rules = Rules(deck=deck_size, ace_low_straight=ace_low, flush_beats_full_house=flush_beats)
-    t = tables_for(rules)
+    t = _arrays(rules)
     cards = np.array(deck(deck_size), dtype=np.int64)
     counts = _simulate(
         cards,
@@ -283,7 +336,10 @@ def canonical(hand: tuple[Card, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]
 
 @functools.lru_cache(maxsize=1 << 18)
 def _values_canonical(key: tuple[int, ...], rules: Rules) -> tuple[float, ...]:
-    t = tables_for(rules)
+    import numpy as np
+
+    _compile()
+    t = _arrays(rules)
     hand = np.array(key, dtype=np.int64)
     rest = np.array([c for c in deck(rules.deck) if c not in key], dtype=np.int64)
     seed = np.uint64(sum(c << (6 * i) for i, c in enumerate(key)) ^ 0x9E37_79B9)

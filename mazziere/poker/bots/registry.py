@@ -7,11 +7,10 @@ opponent").
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from mazziere.errors import UnknownOption
+from mazziere.errors import unknown_name
 from mazziere.poker.bots.base import Bot
 from mazziere.poker.bots.baseline import BaselineBot
 from mazziere.poker.bots.easy import EasyBot
@@ -37,8 +36,4 @@ def find_bot(name: str) -> Bot:
     key = name.strip().lower() if isinstance(name, str) else ""
     if key in BOTS:
         return BOTS[key]()
-    near = difflib.get_close_matches(key, list(BOTS), n=1)
-    hint = f" (did you mean {near[0]!r}?)" if near else ""
-    raise UnknownOption(
-        f"unknown poker bot {name!r}{hint}; bots: {', '.join(sorted(BOTS))}", "unknown_bot"
-    )
+    raise unknown_name("poker bot", name, sorted(BOTS), "unknown_bot", listing="bots")

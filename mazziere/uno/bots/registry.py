@@ -2,6 +2,7 @@
 
 >>> find_bot("greedy").name
 'greedy'
+>>> from mazziere.errors import UnknownOption
 >>> try:
 ...     find_bot("greedyy")
 ... except UnknownOption as e:
@@ -11,11 +12,10 @@ unknown_bot unknown UNO bot 'greedyy' (did you mean 'greedy'?); bots: autoplay, 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from mazziere.errors import UnknownOption
+from mazziere.errors import unknown_name
 from mazziere.uno.bots.autoplay_bot import AutoplayBot
 from mazziere.uno.bots.base import Bot
 from mazziere.uno.bots.greedy import GreedyBot
@@ -32,8 +32,4 @@ def find_bot(name: str) -> Bot:
     key = name.strip().lower() if isinstance(name, str) else ""
     if key in BOTS:
         return BOTS[key]()
-    near = difflib.get_close_matches(key, list(BOTS), n=1)
-    hint = f" (did you mean {near[0]!r}?)" if near else ""
-    raise UnknownOption(
-        f"unknown UNO bot {name!r}{hint}; bots: {', '.join(sorted(BOTS))}", "unknown_bot"
-    )
+    raise unknown_name("UNO bot", name, sorted(BOTS), "unknown_bot", listing="bots")

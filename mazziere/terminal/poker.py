@@ -1,43 +1,29 @@
-"""``mazziere play poker`` and ``mazziere sim poker``: five-card draw in the terminal against
-the computer, and bot-against-bot simulations (draw-poker.md; seed 002).
+"""Five-card draw at the terminal: the human (seat 0) against the computer (draw-poker.md;
+seed 002), for ``mazziere play poker``.
 
-Register them on the main app with ``play_app.command("poker")(play_poker)`` and
-``sim_app.command("poker")(sim_poker)``; :data:`app` here carries both (as ``play`` and
-``sim``) for tests.
-
-In play mode the human is seat 0 and the computer seat 1. Actions are typed with the seed's
-button names or a one-letter key (shown each turn with English help); the draw names the cards
-to replace by position (1-5) or by card. A wrong input prints why and asks again; a finished
-game prints its result.
+Actions are typed with the seed's button names or a one-letter key (shown each turn with English
+help); the draw names the cards to replace by position (1-5) or by card. A wrong input prints
+why and asks again; a finished game prints its result.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import os
 import random
-import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from typing import Annotated
 
-import typer
 from rich.console import Console
 from rich.table import Table
 
-from mazziere.cli_options import FAILURE_EXIT, USAGE_EXIT, cli_errors, fail
 from mazziere.errors import MalformedAction, MazziereError, OptionError
 from mazziere.poker import Action, Draw, Open, Raise, Rules, State, apply, view
 from mazziere.poker import events as E
 from mazziere.poker.actions import HELP, ITALIAN
-from mazziere.poker.bots import BOTS, LEVELS, find_bot
+from mazziere.poker.bots import find_bot
 from mazziere.poker.cards import cards_text, parse_cards
 from mazziere.poker.evaluator import evaluate
-from mazziere.poker.sim import Tally, play_pairs
 from mazziere.poker.state import COMPUTER, HUMAN, ItemStatus, Phase
 from mazziere.poker.view import View
-from mazziere.sim.stats import t_quantile
 
 KEYS = {
     "o": "open",
@@ -50,13 +36,8 @@ KEYS = {
 }
 """One-letter keys: o APRI, w ASPETTA, r RILANCIA, s SOSTITUISCI, p PASSA, v VEDI, c CAMBIA."""
 _KEY_OF = {word: key for key, word in KEYS.items()}
-DEALS_PER_GAME = 500
-"""Deals in each simulated game (games are the unit of work spread over processes)."""
-
-app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True)
 
 
-# ------------------------------------------------------------------------------ play
 def play_rules(deck: int, flush_beats_full_house: bool | None) -> Rules:
     """The table for ``play poker``: seed defaults, the chosen deck, the flush option."""
     if deck not in (52, 32):
@@ -246,118 +227,3 @@ def _start(rules: Rules, seed: int | None) -> tuple[State, list[E.Event]]:
     from mazziere.poker.engine import new_game_with_events
 
     return new_game_with_events(rules, seed)
-
-
-def play_poker(
-    deck: Annotated[int, typer.Option(help="52 (2..A) or 32 (7..A) cards.")] = 52,
-    level: Annotated[str, typer.Option(help="The computer: easy, normal or hard.")] = "normal",
-    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
-    flush_beats_full_house: Annotated[
-        bool | None,
-        typer.Option(
-            "--flush-beats-full-house/--full-house-beats-flush",
-            help="Rank the flush above the full house (default: yes with 32 cards).",
-        ),
-    ] = None,
-) -> None:
-    """Five-card draw against the computer (you are seat 0)."""
-    with cli_errors():
-        if level not in LEVELS:
-            raise OptionError(f"--level is one of {', '.join(LEVELS)}, not {level!r}", "bad_level")
-        rules = play_rules(deck, flush_beats_full_house)
-        console = Console()
-        console.print(
-            f"Five-card draw, {deck} cards, against the computer ({level}). Type q to quit."
-        )
-        run_play(rules, level, seed, lambda prompt: console.input(f"[bold]{prompt}>[/] "), console)
-
-
-# ------------------------------------------------------------------------------ sim
-def _work(args: tuple[Rules, str, str, int, int, int | str]) -> Tally:
-    rules, a, b, game, deals, seed = args
-    return play_pairs(rules, a, b, [game], deals, seed)
-
-
-def simulate(
-    rules: Rules, a: str, b: str, deals: int, seed: int | str, workers: int
-) -> tuple[Tally, float]:
-    """Play ``deals`` deals (rounded up to even) in duplicate games; the tally and seconds."""
-    for name in (a, b):
-        find_bot(name)
-    pairs = (deals + 1) // 2
-    units = [
-        (rules, a, b, g, min(DEALS_PER_GAME, pairs - g * DEALS_PER_GAME), seed)
-        for g in range(math.ceil(pairs / DEALS_PER_GAME))
-    ]
-    start = time.perf_counter()
-    total = Tally(0, 0, 0, 0)
-    if workers <= 1:
-        for u in units:
-            total += _work(u)
-    else:
-        with ProcessPoolExecutor(workers) as pool:
-            for t in pool.map(_work, units):
-                total += t
-    return total, time.perf_counter() - start
-
-
-def summary(t: Tally) -> tuple[float, float, float]:
-    """A's mean net chips per deal and its 95% interval (Student t on the paired samples)."""
-    n = t.samples
-    mean = t.total / n
-    var = (t.total_sq - n * mean * mean) / (n - 1) if n > 1 else 0.0
-    half = t_quantile(0.95, max(n - 1, 1)) * math.sqrt(max(var, 0.0) / n) if n > 1 else 0.0
-    return mean / 2, (mean - half) / 2, (mean + half) / 2
-
-
-def sim_poker(
-    deck: Annotated[int, typer.Option(help="52 or 32 cards.")] = 52,
-    a: Annotated[str, typer.Option("--a", help="Bot A: " + ", ".join(BOTS))] = "hard",
-    b: Annotated[str, typer.Option("--b", help="Bot B.")] = "normal",
-    deals: Annotated[int, typer.Option(help="Deals to play (seats swap every pair).")] = 20000,
-    seed: Annotated[str, typer.Option(help="Simulation seed.")] = "1",
-    workers: Annotated[int, typer.Option(help="Processes (default: every core).")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    flush_beats_full_house: Annotated[
-        bool, typer.Option("--flush-beats-full-house", help="Rank the flush above the full house.")
-    ] = False,
-) -> None:
-    """Bot A against bot B: A's mean net chips per deal with a 95% confidence interval."""
-    with cli_errors():
-        if deals < 2:
-            raise OptionError("--deals must be at least 2", "bad_option_value")
-        if deck not in (52, 32):
-            raise OptionError(f"--deck is 52 or 32, not {deck}", "bad_option_value")
-        rules = Rules(deck=deck, flush_beats_full_house=flush_beats_full_house)
-        n_workers = workers if workers > 0 else (os.cpu_count() or 1)
-        tally, seconds = simulate(rules, a, b, deals, seed, n_workers)
-        mean, low, high = summary(tally)
-    if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "deals": tally.deals,
-                    "a_net_per_deal": round(mean, 4),
-                    "ci95": [round(low, 4), round(high, 4)],
-                    "a": a,
-                    "b": b,
-                    "deck": deck,
-                    "seed": seed,
-                    "seconds": round(seconds, 1),
-                }
-            )
-        )
-        return
-    typer.echo(
-        f"{a} vs {b}, {deck}-card deck: {tally.deals} deals, {a} nets {mean:+.3f} chips per "
-        f"deal, 95% CI [{low:+.3f}, {high:+.3f}] ({seconds:.0f} s)"
-    )
-
-
-app.command("play")(play_poker)
-app.command("sim")(sim_poker)
-
-__all__ = ["FAILURE_EXIT", "USAGE_EXIT", "app", "fail", "play_poker", "sim_poker"]
-
-if __name__ == "__main__":  # pragma: no cover
-    app()

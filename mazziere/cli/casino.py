@@ -27,7 +27,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from mazziere.cli_options import FAILURE_EXIT, cli_errors, fail
+from mazziere.cli.options import FAILURE_EXIT, cli_errors, fail
 from mazziere.errors import OptionError
 from mazziere.sim.rtp import (
     ENGINES,

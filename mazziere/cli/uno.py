@@ -15,11 +15,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from mazziere.cli_options import cli_errors, players_for, split_names, uno_rules
+from mazziere.cli.options import cli_errors, players_for, split_names, uno_rules
 from mazziere.sim.uno_sim import UnoSimResult, check_sim_args, simulate_uno
+from mazziere.terminal.uno import TerminalGame
 from mazziere.uno import PRESETS
 from mazziere.uno.bots import BOTS, find_bot
-from mazziere.uno_terminal import TerminalGame
 
 PresetOpt = Annotated[
     str, typer.Option("--preset", "-p", help=f"Rule preset: {', '.join(PRESETS)}.")

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import typer
 
-from mazziere.cli_casino import rtp
-from mazziere.cli_poker import play_poker, sim_poker
-from mazziere.cli_server import ledger_app, serve, server_help
-from mazziere.cli_uno import play_uno, sim_uno
+from mazziere.cli.casino import rtp
+from mazziere.cli.poker import play_poker, sim_poker
+from mazziere.cli.server import ledger_app, serve, server_help
+from mazziere.cli.uno import play_uno, sim_uno
 
 app = typer.Typer(
     name="mazziere",

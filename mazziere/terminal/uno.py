@@ -18,10 +18,15 @@ from rich.console import Console
 from rich.text import Text
 
 from mazziere.errors import MazziereError
+from mazziere.terminal.uno_render import (
+    describe,
+    render_board,
+    render_hand_result,
+    render_match_result,
+)
 from mazziere.uno import Action, Rules, State, View, apply, new_game_with_events, view
 from mazziere.uno import events as E
 from mazziere.uno.bots import Bot
-from mazziere.uno_render import describe, render_board, render_hand_result, render_match_result
 
 HUMAN = 0
 LOG_LINES = 14

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mazziere.errors import MalformedAction
-from mazziere.poker.evaluator import DEFAULT_RULES, tables_for
+from mazziere.poker.evaluator import DEFAULT_RULES
 from mazziere.poker.options import Rules
 from mazziere.poker.tables import (
     FLUSH_ADD,
@@ -28,6 +28,7 @@ from mazziere.poker.tables import (
     MASK_MASK,
     RANK_FIELD,
     SUIT_FIELD,
+    table_arrays,
 )
 
 PARALLEL_FROM = 1 << 16
@@ -133,7 +134,7 @@ def evaluate_batch(
         if arr.size and (arr.min() < 0 or arr.max() > 51):
             raise MalformedAction("card numbers are 0-51", "bad_card")
         arr = arr.astype(np.uint8)
-    t = tables_for(rules)
+    t = table_arrays(rules.deck, rules.ace_low_straight, rules.flush_beats_full_house)
     out = np.empty(arr.shape[0], dtype=np.uint16)
     if check:
         valid = np.zeros(256, dtype=np.bool_)

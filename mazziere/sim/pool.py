@@ -1,0 +1,83 @@
+"""Chunks of simulation work over a process pool, written once for every simulation (UNO
+matches, RTP rounds, the kernel check, poker deals).
+
+A run is cut into jobs, each carrying its own seeds (a range of game or round numbers), so the
+totals do not depend on how many processes play them or in which order they finish; results
+come back in job order.
+
+>>> run_chunks(sum, [range(3), range(3, 5)], workers=1)
+[3, 7]
+>>> chunk_ranges(10, workers=1, cap=4)[:2]
+[range(0, 2), range(2, 4)]
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import multiprocessing.pool
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+CHUNKS_PER_WORKER = 8
+"""Jobs per process when the chunk size is free (so that the progress bar moves)."""
+
+
+def chunk_ranges(total: int, workers: int, cap: int) -> list[range]:
+    """``range(total)`` cut into about ``CHUNKS_PER_WORKER`` pieces per worker, each at most
+    ``cap`` long."""
+    size = max(1, min(cap, -(-total // (workers * CHUNKS_PER_WORKER))))
+    return [range(start, min(total, start + size)) for start in range(0, total, size)]
+
+
+def _indexed(work: Callable[[J], R], job: tuple[int, J]) -> tuple[int, R]:
+    return job[0], work(job[1])
+
+
+def run_chunks(
+    work: Callable[[J], R],
+    jobs: Sequence[J],
+    workers: int,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    size: Callable[[R], int] | None = None,
+    total: int | None = None,
+    pool: multiprocessing.pool.Pool | None = None,
+) -> list[R]:
+    """``work(job)`` for every job, in job order. One worker (or one job) plays here; more
+    play on ``min(workers, len(jobs))`` spawned processes, or on the ``pool`` given (it is
+    left open); ``work`` must be a module-level function so that the processes import it.
+
+    As results arrive, ``progress(done, total)`` counts ``size(result)`` units each (games,
+    rounds; default one per job) out of ``total`` (default: the number of jobs)."""
+    units = len(jobs) if total is None else total
+    done = 0
+
+    def arrived(result: R) -> None:
+        nonlocal done
+        done += 1 if size is None else size(result)
+        if progress is not None:
+            progress(done, units)
+
+    if pool is None and (workers <= 1 or len(jobs) <= 1):
+        out: list[R] = []
+        for job in jobs:
+            out.append(work(job))
+            arrived(out[-1])
+        return out
+    results: dict[int, R] = {}
+
+    def play(p: multiprocessing.pool.Pool) -> None:
+        for i, result in p.imap_unordered(functools.partial(_indexed, work), enumerate(jobs)):
+            results[i] = result
+            arrived(result)
+
+    if pool is not None:
+        play(pool)
+    else:
+        with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs))) as own:
+            play(own)
+    return [results[i] for i in range(len(jobs))]

@@ -1,0 +1,1 @@
+"""Terminal tables for UNO and draw poker (rich), driven by ``mazziere play``."""
