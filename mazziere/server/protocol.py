@@ -121,7 +121,10 @@ class TableUpdate(_Msg, tag="table"):
     legal: list[dict[str, Any]]
     """This seat's legal actions, structured: ``{"text", "kind", ...fields}`` (the game's
     ``actions`` schema under ``games``); a client sends back ``text``."""
-    events: list[str]
+    events: list[dict[str, Any]]
+    """What this seat may see of what just happened, structured: ``{"type", ...fields}`` (the
+    game's ``events`` schema under ``games``), plus the table's own ``hand_started`` (``id``),
+    ``session_closed`` (``credited``, ``reason``) and ``auto_played`` (``seat``)."""
     time_left: float | None
     """Seconds left for the pending decision (``None``: no timer runs)."""
     log: list[str]

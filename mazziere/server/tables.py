@@ -42,7 +42,8 @@ class SeatInfo:
     bot: str | None = None
     connected: bool = False
     held_until: float | None = None
-    pending: list[str] = field(default_factory=list)
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    """Events this seat has yet to receive, in their structured forms."""
 
     def public(self) -> dict[str, Any]:
         return {
@@ -167,7 +168,7 @@ class TableActor:
         self.seats[seat] = SeatInfo(bot=keep_bot)
         self._note(f"{name} left seat {seat}")
 
-    async def _farewell(self, account: int, events: list[str]) -> None:
+    async def _farewell(self, account: int, events: list[dict[str, Any]]) -> None:
         """The leaver's last update: what happened as it left (session closed, credit)."""
         await self.srv.hub.send(account, self._update(None, events))
 
@@ -209,7 +210,7 @@ class TableActor:
         self.state_no += 1
         self._note(f"hand {hand.id} starts (seed commitment {game_commitment(seed)[:12]})")
         for i in range(len(self.seats)):
-            self.seats[i].pending.append(f"hand_started id={hand.id}")
+            self.seats[i].pending.append({"type": "hand_started", "id": hand.id})
         await self._run_bots_and_store()
         await self._broadcast()
 
@@ -297,11 +298,15 @@ class TableActor:
         assert self.session is not None
         if steps:
             self.state_no += 1
+        wired: dict[str, dict[str, Any]] = {}  # each event text made structured once
         for step in steps:
             self.srv.metrics.decisions.labels(self.game, step.actor).inc()
             for i, info in enumerate(self.seats):
                 if info.account is not None:
-                    info.pending.extend(self.session.visible(step, i))
+                    for text in self.session.visible(step, i):
+                        if text not in wired:
+                            wired[text] = self.kind.event_wire(text)
+                        info.pending.append(wired[text])
             if step.actor == "server":
                 self._note(f"time ran out: the server played '{step.action}' for seat {step.seat}")
         if self.session.is_over:
@@ -371,7 +376,7 @@ class TableActor:
         self._note(f"casino session closed ({why}); {rest} cents credited to the wallet")
         for info in self.seats:
             if info.account is not None:
-                info.pending.append(f"session_closed credited={rest} reason={why}")
+                info.pending.append({"type": "session_closed", "credited": rest, "reason": why})
 
     # ------------------------------------------------------------------------------ timers
     def _schedule_decision(self) -> None:
@@ -396,7 +401,7 @@ class TableActor:
             step = work.timeout(seat)
             await self._commit(work, [step, *self._bot_steps(work)])
             info = self.seats[seat]
-            info.pending.append(f"auto_played seat={seat}")
+            info.pending.append({"type": "auto_played", "seat": seat})
             await self._broadcast()
             if self.rules.session_money and not info.connected:
                 self._maybe_schedule_close()
@@ -450,7 +455,7 @@ class TableActor:
         events, info.pending = info.pending, []
         return self._update(seat, events)
 
-    def _update(self, seat: int | None, events: list[str]) -> P.TableUpdate:
+    def _update(self, seat: int | None, events: list[dict[str, Any]]) -> P.TableUpdate:
         credit = self.credit if self.casino_session is not None else None
         return table_update(
             table=self.id,

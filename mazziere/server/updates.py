@@ -20,7 +20,7 @@ def table_update(
     seat: int | None,
     seats: list[dict[str, Any]],
     session: GameSession | None,
-    events: list[str],
+    events: list[dict[str, Any]],
     time_left: float | None,
     log: Sequence[str],
     extra_view: dict[str, Any] | None = None,

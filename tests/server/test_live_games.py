@@ -133,7 +133,9 @@ async def test_casino_round_with_a_stake_settles_into_the_wallet(
         assert result["stake"] == 500 and result["payout"] in (0, 500, 1000, 1500)
         await c.send({"type": "leave", "table": table})
         await c.wait(
-            lambda m: m["type"] == "table" and any("session_closed" in e for e in m["events"])
+            lambda m: (
+                m["type"] == "table" and any(e["type"] == "session_closed" for e in m["events"])
+            )
         )
         me = await live.get("/api/me", a["token"])
         assert me["balance"] == 50_000 - 500 + result["payout"]
@@ -214,12 +216,12 @@ async def test_poker_deal_against_the_computer_to_its_end(db_url: str, tmp_path:
             c.new.clear()
             await asyncio.wait_for(c.new.wait(), 30)
         ended = [e for m in c.messages if m["type"] == "table" for e in m["events"]]
-        assert any(e.startswith(("pot_won", "pot_carried", "folded")) for e in ended), ended[-5:]
+        assert any(e["type"] in ("pot_won", "pot_carried", "folded") for e in ended), ended[-5:]
         for m in c.messages:  # the computer's cards show only at a showdown
             if m["type"] == "table":
                 for e in m["events"]:
-                    if e.startswith("dealt") and "seat=1" in e:
-                        assert "cards= " in e or e.endswith("cards=")
+                    if e["type"] == "dealt" and e["seat"] == 1:
+                        assert e["cards"] == []
         await c.send({"type": "leave", "table": table})
         await c.wait(lambda m: m["type"] == "table" and m["seat"] is None)
         await c.close()

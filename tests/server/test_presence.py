@@ -60,10 +60,13 @@ async def test_decision_time_limit_server_plays_by_autoplay_rule(
         assert t["time_left"] == 10
         n = len(c.messages)
         await settle(live, clock, 9)
-        assert not any("auto_played" in e for m in c.messages[n:] for e in m.get("events", []))
+        assert not any(
+            e["type"] == "auto_played" for m in c.messages[n:] for e in m.get("events", [])
+        )
         await settle(live, clock, 1.5)
         m = await c.wait(
-            lambda m: m["type"] == "table" and any("auto_played" in e for e in m["events"]), start=n
+            lambda m: m["type"] == "table" and any(e["type"] == "auto_played" for e in m["events"]),
+            start=n,
         )
         assert any("time ran out" in line for line in m["log"])
         await c.close()

@@ -121,9 +121,6 @@ async def test_bad_messages_get_typed_errors_and_change_nothing(
         await cb.close()
 
 
-CARD = re.compile(r"\b(dealt|drew) seat=(\d+) cards=([A-Z0-9,]*)")
-
-
 async def test_no_message_leaks_another_seats_cards_or_the_deck(
     db_url: str, tmp_path: Path
 ) -> None:
@@ -160,9 +157,9 @@ async def test_no_message_leaks_another_seats_cards_or_the_deck(
                     continue
                 if m["view"] is not None:
                     assert m["seat"] == seat and m["view"]["seat"] == seat
-                for ev in m["events"]:
-                    for _, who, cards in CARD.findall(ev):
-                        assert int(who) == seat or cards == "", (seat, ev)
+                for ev in m["events"]:  # another seat's dealt or drawn cards: a count only
+                    if ev["type"] in ("dealt", "drew"):
+                        assert ev["seat"] == seat or ev["cards"] == [], (seat, ev)
         for c in clients:
             await c.close()
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from mazziere import wire
 from mazziere.errors import MazziereError
 from mazziere.game import find_game
 from mazziere.server.routes.deps import Me, Srv
@@ -56,15 +57,20 @@ async def replay(hand_id: int, account: Me, server: Srv) -> dict[str, Any]:
         except MazziereError:  # cannot happen for a recorded hand; show the log anyway
             seen = None
         visible = [
-            text
+            game.event_wire(text)
             for text, only, hidden_from in st.events
             if (only is None and hidden_from != seat) or only == seat
         ]
+        try:
+            act: dict[str, Any] | None = wire.action(game.parse_action(st.action))
+        except MazziereError:  # "timeout" and the like: the server's own words
+            act = None
         out.append(
             {
                 "seq": st.seq,
                 "seat": st.seat,
                 "action": st.action,
+                "act": act,
                 "actor": st.actor,
                 "events": visible,
                 "view": seen,

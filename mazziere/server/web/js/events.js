@@ -1,25 +1,17 @@
-// Event texts from the server ("played seat=1 cards=R3 color=- ...") turned into sentences for
-// the table log and the replay, in the current language.
+// Events from the server, structured ({type: "played", seat: 1, cards: ["R3"], ...}: the
+// game's `events` schema in docs/protocol.schema.json), turned into sentences for the table log
+// and the replay, in the current language. Nothing here parses text.
 import { colorDot, miniPoker, miniUnoList } from './cards.js';
 import { has, money, t, tNodes } from './i18n.js';
 import { h } from './ui.js';
 
-/** Parse "tag k=v k=v" into {tag, k: v...}; '-' means none. */
-export function parseEvent(text) {
-  const [tag, ...pairs] = String(text).trim().split(' ');
-  const out = { tag };
-  for (const p of pairs) {
-    const i = p.indexOf('=');
-    if (i < 0) continue;
-    const v = p.slice(i + 1);
-    // texts with spaces travel percent-encoded (poker: "high%20card%20king")
-    out[p.slice(0, i)] = v === '-' ? null : v.replace(/%20/g, ' ').replace(/%3D/g, '=').replace(/%25/g, '%');
-  }
-  return out;
+/** An event as the server sent it, with its type also under `tag`. */
+export function eventOf(e) {
+  return e && typeof e === 'object' ? { ...e, tag: e.type } : { tag: 'unknown' };
 }
 
-export const list = (v) => (v ? v.split(',').filter(Boolean) : []);
-export const hands = (v) => (v === null || v === undefined ? [] : v.split('/').map(list));
+export const list = (v) => (Array.isArray(v) ? v : []);
+export const hands = (v) => (Array.isArray(v) ? v.map(list) : []);
 
 /** A reason word from the server in words (falls back to the word itself). */
 export function reasonText(group, r) {
@@ -45,12 +37,12 @@ function capitalised(node) {
  * One event as a DOM node, or null when it says nothing new to this player.
  * ctx: {game, me (seat), name(seat) -> string}
  */
-export function describeEvent(text, ctx) {
-  return capitalised(describe(text, ctx));
+export function describeEvent(event, ctx) {
+  return capitalised(describe(event, ctx));
 }
 
-function describe(text, ctx) {
-  const e = parseEvent(text);
+function describe(event, ctx) {
+  const e = eventOf(event);
   const who = (s) => (Number(s) === ctx.me ? t('common.you') : ctx.name(Number(s)));
   // the acting seat's sentence; "_me" variants read right when it is this player ("You play")
   const node = (key, params = {}, cls = '', actor = e.seat ?? e.by) => {
@@ -85,7 +77,7 @@ function describe(text, ctx) {
           ' ',
           Number(e.target) === ctx.me ? t('ev.played_target_you') : tNodes('ev.played_target', { who: who(e.target) }),
         );
-      if (e.jump_in === '1') frag.append(' ', t('ev.jump_in'));
+      if (e.jump_in) frag.append(' ', t('ev.jump_in'));
       return frag;
     }
     case 'drew': {
@@ -118,13 +110,13 @@ function describe(text, ctx) {
     case 'challenged':
       if (Number(e.seat) === ctx.me)
         return node(
-          e.guilty === '1' ? 'ev.challenged_you_guilty' : 'ev.challenged_you_innocent',
+          e.guilty ? 'ev.challenged_you_guilty' : 'ev.challenged_you_innocent',
           { by: who(e.by) },
           '',
           null,
         );
       return node(
-        e.guilty === '1' ? 'ev.challenged_guilty' : 'ev.challenged_innocent',
+        e.guilty ? 'ev.challenged_guilty' : 'ev.challenged_innocent',
         { by: who(e.by), who: who(e.seat) },
         '',
         e.by,
@@ -162,7 +154,7 @@ function describe(text, ctx) {
         'ev-strong',
       );
     default:
-      return h('span', { class: 'ev ev-raw' }, String(text));
+      return h('span', { class: 'ev ev-raw' }, e.tag);
   }
 }
 

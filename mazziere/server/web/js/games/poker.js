@@ -13,7 +13,7 @@
 //    result: null | {winner, reason}}
 // `legal` lists the action texts ("open 10", "wait", "replace", "draw 7h 2c" or "replace 0 3"...).
 import { miniPoker, pokerBack, pokerCard } from '../cards.js';
-import { itemName, list, parseEvent, reasonText } from '../events.js';
+import { itemName, list, eventOf, reasonText } from '../events.js';
 import { cap, has, t } from '../i18n.js';
 import { add, clear, Countdown, fill, h, icon } from '../ui.js';
 
@@ -48,11 +48,11 @@ export function parsePokerLegal(view, legal) {
 export function showdownFromEvents(entries, dealNow) {
   let end = -1;
   for (let i = entries.length - 1; i >= 0 && end < 0; i--) {
-    const e = entries[i].kind === 'event' ? parseEvent(entries[i].text) : null;
+    const e = entries[i].kind === 'event' ? eventOf(entries[i].text) : null;
     if (e && ((e.tag === 'pot_won' && e.reason === 'showdown') || e.tag === 'pot_carried')) end = i;
   }
   if (end < 0) return null;
-  const last = parseEvent(entries[end].text);
+  const last = eventOf(entries[end].text);
   const sd = {
     deal: null,
     hands: [[], []],
@@ -62,7 +62,7 @@ export function showdownFromEvents(entries, dealNow) {
   sd.pot = Number(last.amount);
   for (let i = end - 1; i >= 0; i--) {
     if (entries[i].kind !== 'event') continue;
-    const e = parseEvent(entries[i].text);
+    const e = eventOf(entries[i].text);
     if (e.tag === 'deal_started') {
       sd.deal = Number(e.deal);
       break;
@@ -74,8 +74,8 @@ export function showdownFromEvents(entries, dealNow) {
   }
   if (sd.deal === null) {
     // the first deal's start is not among the events: the deal before the next one, or this one
-    const next = entries.slice(end + 1).find((x) => x.kind === 'event' && x.text.startsWith('deal_started '));
-    sd.deal = next ? Number(parseEvent(next.text).deal) - 1 : dealNow;
+    const next = entries.slice(end + 1).find((x) => x.kind === 'event' && eventOf(x.text).tag === 'deal_started');
+    sd.deal = next ? Number(eventOf(next.text).deal) - 1 : dealNow;
   }
   return sd.hands[0].length && sd.hands[1].length ? sd : null;
 }
@@ -85,7 +85,7 @@ function dealFacts(entries) {
   const facts = { carried: null, ante: null };
   for (let i = entries.length - 1; i >= 0; i--) {
     if (entries[i].kind !== 'event') continue;
-    const e = parseEvent(entries[i].text);
+    const e = eventOf(entries[i].text);
     if (e.tag === 'ante' && facts.ante === null) facts.ante = Number(e.amount);
     if (e.tag === 'deal_started') {
       facts.carried = Number(e.carried) || 0;

@@ -3,7 +3,7 @@
 // hands left at the end.
 import { get } from '../api.js';
 import { colorDot, miniPoker, miniUno, parseUno, pokerCard, unoBack, unoCard } from '../cards.js';
-import { describeEvent, hands, list, parseEvent } from '../events.js';
+import { describeEvent, hands, list, eventOf } from '../events.js';
 import { dateTime, money, t } from '../i18n.js';
 import { add, clear, fill, h, showError } from '../ui.js';
 
@@ -29,7 +29,7 @@ function minus(a, b) {
 export function unoFrames(data) {
   const me = data.seat;
   const seats = Math.max(data.players.length, data.game === 'casino' ? 2 : 0);
-  const evs = data.steps.map((s) => s.events.map(parseEvent));
+  const evs = data.steps.map((s) => s.events.map(eventOf));
   // --- infer the start from the end of the first hand
   const played = [];
   const drew = [];
@@ -159,7 +159,7 @@ export function pokerFrames(data) {
   let b = frames[0];
   for (const step of data.steps) {
     b = { ...b, hand: b.hand && [...b.hand], shown: { ...b.shown } };
-    for (const e of step.events.map(parseEvent)) {
+    for (const e of step.events.map(eventOf)) {
       if (e.tag === 'deal_started') b = { ...b, hand: null, pot: Number(e.carried) || 0, shown: {} };
       if (e.tag === 'dealt' && list(e.cards).length) b.hand = list(e.cards);
       if (e.tag === 'drew' && list(e.received).length && b.hand)
@@ -305,14 +305,15 @@ export default {
       t('history.play'),
     );
 
+    // the server sends each step's action structured (step.act: {text, kind, ...fields})
     const actionText = (step) => {
-      const a = step.action;
-      if (data.game === 'poker') return a;
-      if (/^(draw|pass|accept|challenge|uno|leave|timeout)$/.test(a)) return t(`act.${a}`);
-      if (/^catch \d+$/.test(a)) return t('act.catch', { who: nameOf(Number(a.split(' ')[1])) });
-      if (/^colou?r /.test(a)) return t('act.color', { color: t(`color.${a.split(' ')[1]}`) });
-      const cards = a.split(/[:>]/)[0].split(',');
-      return h('span', {}, t('act.play'), ' ', h('span', { class: 'mini-list' }, cards.map(miniUno)));
+      const a = step.act;
+      if (data.game === 'poker' || !a) return step.action;
+      if (a.kind === 'catch') return t('act.catch', { who: nameOf(a.target) });
+      if (a.kind === 'choose_color') return t('act.color', { color: t(`color.${a.color}`) });
+      if (a.kind === 'play')
+        return h('span', {}, t('act.play'), ' ', h('span', { class: 'mini-list' }, a.cards.map(miniUno)));
+      return t(`act.${a.text}`);
     };
 
     const drawBoard = () => {

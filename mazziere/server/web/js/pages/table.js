@@ -2,7 +2,7 @@
 // the game's view (UNO, UNO CASINO, poker). The whole table is redrawn from each update, so a
 // reconnection (the server sends the table again) restores it as the server sees it.
 import { get, post } from '../api.js';
-import { hands, parseEvent } from '../events.js';
+import { hands, eventOf } from '../events.js';
 import { CasinoView } from '../games/casino.js';
 import { LogPanel, newLines } from '../games/log.js';
 import { PokerView } from '../games/poker.js';
@@ -152,7 +152,7 @@ export default {
   lastHands() {
     for (let i = this.mem.log.length - 1; i >= 0; i--) {
       const e = this.mem.log[i];
-      if (e.kind === 'event' && e.text.startsWith('hand_ended ')) return hands(parseEvent(e.text).hands);
+      if (e.kind === 'event' && eventOf(e.text).tag === 'hand_ended') return hands(eventOf(e.text).hands);
     }
     return null;
   },
@@ -250,7 +250,7 @@ export default {
     this.view?.destroy();
     this.view = null;
     memory.delete(this.id);
-    const closed = (msg?.events || []).map(parseEvent).find((e) => e.tag === 'session_closed');
+    const closed = (msg?.events || []).map(eventOf).find((e) => e.tag === 'session_closed');
     this.app.refreshMe();
     fill(
       this.body,
