@@ -2,143 +2,24 @@
 // showing only what this player saw at the time; a finished hand reveals its seed and the
 // hands left at the end.
 import { get } from '../api.js';
-import { colorDot, miniPoker, miniUno, parseUno, pokerCard, unoBack, unoCard } from '../cards.js';
-import { describeEvent, hands, list, eventOf } from '../events.js';
+import { colorDot, miniPoker, miniUno, pokerCard, unoBack, unoCard } from '../cards.js';
+import { describeEvent, eventOf, hands, list } from '../events.js';
 import { dateTime, money, t } from '../i18n.js';
 import { add, clear, fill, h, showError } from '../ui.js';
 
-/** UNO CASINO deals 4 cards to the player and 5 to the bank (uno-casino.md). */
-const CASINO_DEAL = [4, 5];
-
-/** Multiset difference: a minus b (card codes). */
-function minus(a, b) {
-  const out = [...a];
-  for (const c of b) {
-    const i = out.indexOf(c);
-    if (i >= 0) out.splice(i, 1);
-  }
-  return out;
-}
-
 /**
- * Rebuild what this seat saw after each step of a UNO or casino hand from the events it was
- * shown. The first deal is not among the recorded steps, so the starting hand is worked out
- * backwards from the cards revealed at the end of the first hand (when there was no swap).
- * Steps that carry the server's own `view` use it instead.
+ * What this seat saw after each step of a UNO or casino hand: the server's own view of that
+ * step (the replay endpoint sends one per step, rebuilt from the seed and the actions), plus the
+ * hands revealed when a hand ended. Nothing is recomputed here.
  */
 export function unoFrames(data) {
-  const me = data.seat;
-  const seats = Math.max(data.players.length, data.game === 'casino' ? 2 : 0);
-  const evs = data.steps.map((s) => s.events.map(eventOf));
-  // --- infer the start from the end of the first hand
-  const played = [];
-  const drew = [];
-  const counts = new Array(seats).fill(0);
-  let final = null;
-  let mixed = false;
-  // cards played before being drawn: they were in the hand from the start
-  const dealtKnown = [];
-  let drawnSoFar = [];
-  outer: for (const step of evs) {
-    for (const e of step) {
-      if (e.tag === 'played') {
-        counts[Number(e.seat)] -= list(e.cards).length;
-        if (Number(e.seat) === me) {
-          played.push(...list(e.cards));
-          for (const c of list(e.cards)) {
-            if (drawnSoFar.includes(c)) drawnSoFar = minus(drawnSoFar, [c]);
-            else dealtKnown.push(c);
-          }
-        }
-      } else if (e.tag === 'drew') {
-        if (Number(e.seat) === me) drawnSoFar.push(...list(e.cards));
-        counts[Number(e.seat)] += Number(e.count);
-        if (Number(e.seat) === me) drew.push(...list(e.cards));
-      } else if (e.tag === 'swapped' || e.tag === 'rotated') {
-        mixed = true;
-      } else if (e.tag === 'dealt') {
-        mixed = true; // a deal inside the steps: the start is not before it
-      } else if (e.tag === 'hand_ended') {
-        final = hands(e.hands);
-        break outer;
-      }
-    }
-  }
-  const board = {
-    hand: null,
-    counts: null,
-    top: null,
-    color: null,
-    direction: 1,
-    multiplier: data.game === 'casino' ? 3 : null,
-  };
-  if (final && !mixed && final.length >= seats) {
-    // what was held at the start = what was left + what was played - what was drawn
-    board.hand = minus([...final[me], ...played], drew);
-    board.counts = final.map((f, s) => f.length - counts[s]);
-  } else if (data.game === 'casino' && !mixed) {
-    // no cards revealed at the end (the bank won on the x1 or empty-pile rule): the deal is
-    // known to be 4 cards to the player and 5 to the bank; '?' stands for a card never shown
-    const known = dealtKnown.slice(0, CASINO_DEAL[0]);
-    board.hand = [...known, ...new Array(CASINO_DEAL[0] - known.length).fill('?')];
-    board.counts = [...CASINO_DEAL];
-  }
-  if (data.initial) Object.assign(board, viewBoard(data.initial, data.game));
-  const frames = [{ ...board, hand: board.hand && [...board.hand], counts: board.counts && [...board.counts] }];
+  const frames = [{ ...viewBoard(data.initial, data.game), revealed: null }];
   let b = frames[0];
-  data.steps.forEach((step, k) => {
-    b = { ...b, hand: b.hand && [...b.hand], counts: b.counts && [...b.counts], revealed: null };
-    for (const e of evs[k]) {
-      const s = Number(e.seat);
-      switch (e.tag) {
-        case 'played': {
-          const cards = list(e.cards);
-          if (s === me && b.hand) {
-            for (const c of cards) b.hand = minus(b.hand, [b.hand.includes(c) ? c : '?']);
-          }
-          if (b.counts) b.counts[s] -= cards.length;
-          b.top = cards[cards.length - 1];
-          b.color = e.color || parseUno(b.top).color;
-          break;
-        }
-        case 'drew':
-          if (s === me && b.hand) b.hand.push(...list(e.cards));
-          if (b.counts) b.counts[s] += Number(e.count);
-          break;
-        case 'dealt':
-          if (s === me) b.hand = list(e.cards);
-          if (!b.counts) b.counts = new Array(seats).fill(0);
-          b.counts[s] = Number(e.count);
-          break;
-        case 'turned':
-          b.top = e.card;
-          b.color = parseUno(e.card).color;
-          break;
-        case 'color_chosen':
-          b.color = e.color;
-          break;
-        case 'reversed':
-          b.direction = Number(e.direction);
-          break;
-        case 'multiplier':
-          b.multiplier = Number(e.multiplier);
-          break;
-        case 'swapped':
-          if (b.counts) [b.counts[s], b.counts[Number(e.other)]] = [b.counts[Number(e.other)], b.counts[s]];
-          b.hand = null;
-          break;
-        case 'rotated':
-          b.hand = null;
-          break;
-        case 'hand_ended':
-          b.revealed = hands(e.hands);
-          break;
-        default:
-      }
-    }
-    if (step.view) Object.assign(b, viewBoard(step.view, data.game));
+  for (const step of data.steps) {
+    const ended = step.events.map(eventOf).find((e) => e.tag === 'hand_ended');
+    b = { ...b, ...(step.view ? viewBoard(step.view, data.game) : {}), revealed: ended ? hands(ended.hands) : null };
     frames.push(b);
-  });
+  }
   return frames;
 }
 
@@ -153,23 +34,17 @@ function viewBoard(v, game) {
   };
 }
 
-/** Poker: the player's own cards after each step (deal, draw) and the pot as the events say. */
+/** Poker: the player's own cards and the pot after each step, from the server's views; the
+ * hands shown at a showdown, from that step's events. */
 export function pokerFrames(data) {
-  const frames = [{ hand: null, pot: 0, shown: {} }];
+  const start = data.initial || {};
+  const frames = [{ hand: start.hand || null, pot: start.pot || 0, shown: {} }];
   let b = frames[0];
   for (const step of data.steps) {
-    b = { ...b, hand: b.hand && [...b.hand], shown: { ...b.shown } };
-    for (const e of step.events.map(eventOf)) {
-      if (e.tag === 'deal_started') b = { ...b, hand: null, pot: Number(e.carried) || 0, shown: {} };
-      if (e.tag === 'dealt' && list(e.cards).length) b.hand = list(e.cards);
-      if (e.tag === 'drew' && list(e.received).length && b.hand)
-        b.hand = [...minus(b.hand, list(e.discarded)), ...list(e.received)];
-      if (e.tag === 'ante' || e.tag === 'opened') b.pot += Number(e.amount);
-      if (e.tag === 'raised') b.pot += Number(e.call) + Number(e.amount);
-      if (e.tag === 'replaced' || e.tag === 'saw') b.pot += Number(e.paid);
-      if (e.tag === 'pot_won' || e.tag === 'pot_carried') b.pot = 0;
-      if (e.tag === 'shown') b.shown[e.seat] = { cards: list(e.cards), name: e.description };
-    }
+    const evs = step.events.map(eventOf);
+    const shown = evs.some((e) => e.tag === 'deal_started') ? {} : { ...b.shown };
+    for (const e of evs) if (e.tag === 'shown') shown[e.seat] = { cards: list(e.cards), name: e.description };
+    b = { ...b, shown };
     if (step.view) b = { ...b, hand: step.view.hand, pot: step.view.pot };
     frames.push(b);
   }
