@@ -32,7 +32,7 @@ from typing import Any, Literal, get_args, get_origin
 from mazziere.casino.rules import SMALLEST_STAKE, CasinoRules
 from mazziere.casino.session import DEFAULTS as CASINO_DEFAULTS
 from mazziere.errors import OptionError
-from mazziere.fields import doc_of
+from mazziere.fields import doc_of, limits_of
 from mazziere.game import (
     DECISION_SECONDS,
     DECISION_SECONDS_MAX,
@@ -146,6 +146,7 @@ def options(rules: type[Any]) -> list[dict[str, Any]]:
                 **describe_type(hints[f.name], rules, f.name),
                 "default": jsonable(f.default),
                 "doc": one_line(doc_of(f)),
+                **limits_of(f),
             }
         )
     return out

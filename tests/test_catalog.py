@@ -117,6 +117,7 @@ def test_literal_options_are_choices(cat: dict[str, Any]) -> None:
         "nullable": True,
         "default": None,
         "doc": uno["turn_time_limit"]["doc"],
+        "gt": 0,
     }
     assert uno["zero_groups"]["item"] == {"type": "tuple", "item": {"type": "int"}}
     assert by_name(game(cat, "casino")["options"])["uno"]["choices"] == ["casino"]
@@ -245,3 +246,30 @@ def test_browser_client_copies_no_rule_facts(cat: dict[str, Any]) -> None:
         for names in lists:
             found = copies(names, text)
             assert len(found) < 2, f"{path} copies {found} of {names}"
+
+
+def test_option_limits_are_published_and_enforced() -> None:
+    """A bound is written once on its option (mazziere.fields.option), published by the catalog
+    and enforced by the rules: the casino's x3 cap, UNO hand sizes, poker's draw of 0-5."""
+    from mazziere.casino.rules import MAX_MULTIPLIER, CasinoRules
+    from mazziere.errors import OptionError
+    from mazziere.poker.options import Rules as PokerRules
+    from mazziere.uno.options import Rules as UnoRules
+
+    cat = C.catalog()
+    casino = by_name(game(cat, "casino")["options"])
+    assert casino["start_multiplier"]["le"] == MAX_MULTIPLIER == 3
+    hand = by_name(game(cat, "uno")["options"])["hand_size"]
+    assert (hand["ge"], hand["le"]) == (1, 20)
+    assert by_name(game(cat, "poker")["options"])["max_replace"]["le"] == 5
+    for make, bad in (
+        (CasinoRules, {"start_multiplier": 4}),
+        (UnoRules, {"hand_size": 21}),
+        (UnoRules, {"hand_sizes": (4, 0)}),
+        (UnoRules, {"uno_penalty": "2"}),
+        (PokerRules, {"max_replace": 6}),
+        (PokerRules, {"ante": 1.5}),
+    ):
+        with pytest.raises(OptionError) as e:
+            make(**bad)
+        assert e.value.code == "bad_option_value"

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 from mazziere.cards.uno import WILD_FACE, Card, Color
 from mazziere.casino.events import MultiplierChanged, RoundEnded
-from mazziere.casino.rules import CasinoRules, validate_stake
+from mazziere.casino.rules import MAX_MULTIPLIER, CasinoRules, validate_stake
 from mazziere.casino.strategy import BankMemory, bank_decision, player_decision
 from mazziere.errors import GameOver, IllegalAction, NotYourTurn
 from mazziere.rng import Rng, SplitMixRng, make_rng
@@ -37,7 +37,6 @@ from mazziere.uno.state import Phase, State
 
 PLAYER = 0
 BANK = 1
-MAX_MULTIPLIER = 3
 _PLAYER_DRAWS = ("choice", "no_play")
 
 

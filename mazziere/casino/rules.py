@@ -19,10 +19,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from mazziere.errors import MazziereError, OptionError
-from mazziere.fields import option
+from mazziere.fields import check_limits, option
 from mazziere.uno.options import Rules
 from mazziere.uno.presets import CASINO
 
+MAX_MULTIPLIER = 3
+"""The payout multiplier starts at most at x3 and steps x3, x2, x1 (000 "PAGAMENTI")."""
 SMALLEST_STAKE = 1
 """The least a table minimum may be, in cents (a stake is more than zero)."""
 
@@ -37,15 +39,18 @@ class StakeError(MazziereError, ValueError):
 class CasinoRules:
     """One UNO CASINO table: stake limits in cents, start multiplier, decision time."""
 
-    min_stake: int = option(10, "Smallest stake in cents (table minimum).")
-    max_stake: int = option(10_000, "Largest stake in cents (table maximum).")
+    min_stake: int = option(10, "Smallest stake in cents (table minimum).", ge=SMALLEST_STAKE)
+    max_stake: int = option(10_000, "Largest stake in cents (table maximum).", ge=SMALLEST_STAKE)
     start_multiplier: int = option(
         3,
         'The payout multiplier a round starts at (000 "PAGAMENTI": x3, x2, x1).',
+        ge=1,
+        le=MAX_MULTIPLIER,
     )
     decision_time_limit: float = option(
         30.0,
         "Seconds per player decision; on expiry the default strategy decides (000).",
+        gt=0,
     )
     uno: Rules = option(
         CASINO,
@@ -53,20 +58,11 @@ class CasinoRules:
     )
 
     def __post_init__(self) -> None:
-        for name in ("min_stake", "max_stake", "start_multiplier"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise OptionError(f"{name} must be an integer", "bad_option_value")
-        if not SMALLEST_STAKE <= self.min_stake <= self.max_stake:
+        check_limits(self)  # stakes, the x3 cap, the decision time: bounds on each option
+        if self.min_stake > self.max_stake:
             raise OptionError(
                 "stake limits must satisfy 0 < min_stake <= max_stake", "bad_option_value"
             )
-        if not 1 <= self.start_multiplier <= 3:
-            raise OptionError(
-                "the multiplier runs x3, x2, x1: start between 1 and 3", "bad_option_value"
-            )
-        if self.decision_time_limit <= 0:
-            raise OptionError("decision_time_limit must be positive", "bad_option_value")
         u = self.uno
         if u.max_players != 2 or u.challenge or u.wild4_bluff or u.stacking != "none":
             raise OptionError(

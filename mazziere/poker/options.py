@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from mazziere.errors import OptionError, unknown_name
-from mazziere.fields import option
+from mazziere.fields import check_limits, option
 from mazziere.poker.cards import DECK_SIZES, lowest_rank
 
 DEFAULT_ITEMS = ("hat", "scarf", "jacket", "gloves", "watch", "boots")
@@ -42,27 +42,33 @@ class Rules:
     )
 
     # --- money -----------------------------------------------------------------------------
-    ante: int = option(5, "Paid by both into the pot before each deal (seed: $5).")
+    ante: int = option(5, "Paid by both into the pot before each deal (seed: $5).", ge=1)
     bankroll: int = option(
         500,
         "Both sides start with the same bankroll (draw-poker.md default 500).",
+        ge=0,
     )
     min_bet: int | None = option(
         None,
         "Smallest OPEN bet and smallest RAISE increment; ``None``: the ante (seed silent).",
+        ge=1,
     )
     max_bet: int | None = option(
         50,
         "Largest OPEN bet and RAISE increment (table limit, seed silent: 10 antes); ``None``: only "
         "what the other side can cover limits a bet.",
+        ge=1,
     )
     max_raises: int = option(
         3,
         "RAISEs allowed per betting round; the OPEN bet is not a raise (draw-poker.md).",
+        ge=0,
     )
     max_replace: int = option(
         5,
         "Most cards one player may replace in the draw (draw-poker.md: 0-5).",
+        ge=0,
+        le=5,
     )
 
     # --- pledges (the computer opponent, seat 1) ------------------------------------------
@@ -73,6 +79,7 @@ class Rules:
     item_value: int = option(
         100,
         "What each item is appraised at, in chips (draw-poker.md default 100).",
+        ge=1,
     )
 
     def __post_init__(self) -> None:
@@ -84,27 +91,12 @@ class Rules:
         self._check_numbers()
 
     def _check_numbers(self) -> None:
-        def whole(name: str, value: object, low: int) -> None:
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise OptionError(
-                    f"option {name}={value!r} must be an integer >= {low}", "bad_option_value"
-                )
-
-        whole("ante", self.ante, 1)
-        whole("bankroll", self.bankroll, 0)
-        whole("max_raises", self.max_raises, 0)
-        whole("item_value", self.item_value, 1)
-        if self.min_bet is not None:
-            whole("min_bet", self.min_bet, 1)
-        if self.max_bet is not None:
-            whole("max_bet", self.max_bet, 1)
-            if self.max_bet < self.min_bet_amount:
-                raise OptionError(
-                    f"max_bet {self.max_bet} is below min_bet {self.min_bet_amount}",
-                    "bad_combination",
-                )
-        if not isinstance(self.max_replace, int) or not 0 <= self.max_replace <= 5:
-            raise OptionError("option max_replace must be 0-5", "bad_option_value")
+        check_limits(self)  # the bounds written on each option (ante, bankroll, bets...)
+        if self.max_bet is not None and self.max_bet < self.min_bet_amount:
+            raise OptionError(
+                f"max_bet {self.max_bet} is below min_bet {self.min_bet_amount}",
+                "bad_combination",
+            )
         if not isinstance(self.items, tuple) or not all(
             isinstance(i, str) and i.strip() for i in self.items
         ):

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from mazziere.casino import simulate_round
+from mazziere.casino.rules import MAX_MULTIPLIER
 from mazziere.errors import OptionError
 from mazziere.sim.casino_kernel import (
     MASK64,
@@ -44,7 +45,6 @@ ENGINES = ("kernel", "python")
 """``kernel``: the compiled round; ``python``: :func:`mazziere.casino.simulate_round`."""
 LEGAL_MINIMUM = 0.90
 """The Italian minimum payout for card games against the house (uno-casino.md)."""
-MAX_MULTIPLIER = 3
 MAX_ROUNDS = 1 << 62
 CHUNK_CAP = {"kernel": 200_000, "python": 250}
 """Most rounds per job: about half a second of one core for either engine."""

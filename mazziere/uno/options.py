@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, get_args
 
 from mazziere.errors import OptionError, unknown_name
-from mazziere.fields import option
+from mazziere.fields import check_limits, option
 
 DealerSelection = Literal["highest", "lowest", "random"]
 FirstCard = Literal["apply", "redraw_non_number"]
@@ -48,10 +48,14 @@ class Rules:
     hand_size: int = option(
         7,
         "Cards dealt to each player (all seeds: 7; casino deals 5/4, see uno-casino.md).",
+        ge=1,
+        le=20,
     )
     hand_sizes: tuple[int, ...] = option(
         (),
         "Cards dealt per seat, overriding ``hand_size`` (000: 4 to the player, 5 to the bank).",
+        ge=1,
+        le=20,
     )
     dealer_selection: DealerSelection = option(
         "highest",
@@ -115,10 +119,14 @@ class Rules:
     challenge_guilty_draw: int = option(
         4,
         "Cards the challenged player draws when guilty (003/004: 4).",
+        ge=0,
+        le=10,
     )
     challenge_innocent_extra: int = option(
         2,
         "Extra cards the challenger draws when the +4 was legal (4 + 2 = 6).",
+        ge=0,
+        le=10,
     )
 
     # --- UNO call ----------------------------------------------------------------------------
@@ -126,7 +134,7 @@ class Rules:
         "catch",
         "``auto`` (004: penalty unless called), ``catch`` (001/003: only if caught), ``off``.",
     )
-    uno_penalty: int = option(2, "Cards drawn for a missed UNO call.")
+    uno_penalty: int = option(2, "Cards drawn for a missed UNO call.", ge=0, le=10)
 
     # --- house rules (001) and Mattel's house rules ------------------------------------------
     stacking: Stacking = option(
@@ -177,12 +185,12 @@ class Rules:
         "target_points",
         "``single_hand``, ``target_points`` (first to ``target``) or ``fixed_hands``.",
     )
-    target: int = option(500, "Points that end a ``target_points`` match (003: 500).")
+    target: int = option(500, "Points that end a ``target_points`` match (003: 500).", ge=1)
     target_must_lead: bool = option(
         False,
         "Online: the winner must also have strictly more points than every other side.",
     )
-    fixed_hands: int = option(3, "Hands in a ``fixed_hands`` match.")
+    fixed_hands: int = option(3, "Hands in a ``fixed_hands`` match.", ge=1)
     elimination: bool = option(
         False,
         "With penalty scoring a player reaching the target leaves; the last one left wins.",
@@ -200,6 +208,7 @@ class Rules:
     turn_time_limit: float | None = option(
         None,
         "Seconds per decision; the server sends ``timeout`` when it expires (004).",
+        gt=0,
     )
     autoplay: bool = option(
         False,
@@ -212,6 +221,7 @@ class Rules:
     hand_time_limit: float | None = option(
         None,
         "Seconds per hand, after which the server ends the hand with no winner (004 ties).",
+        gt=0,
     )
 
     def __post_init__(self) -> None:
@@ -233,17 +243,7 @@ class Rules:
                 f"{self.min_players}..{self.max_players}",
                 "bad_player_count",
             )
-        if not 1 <= self.hand_size <= 20 or any(not 1 <= h <= 20 for h in self.hand_sizes):
-            raise OptionError("hand sizes must be between 1 and 20", "bad_option_value")
-        for name in ("uno_penalty", "challenge_guilty_draw", "challenge_innocent_extra"):
-            if not 0 <= getattr(self, name) <= 10:
-                raise OptionError(f"{name} must be between 0 and 10", "bad_option_value")
-        if self.target < 1 or self.fixed_hands < 1:
-            raise OptionError("target and fixed_hands must be positive", "bad_option_value")
-        for name in ("turn_time_limit", "hand_time_limit"):
-            v = getattr(self, name)
-            if v is not None and v <= 0:
-                raise OptionError(f"{name} must be positive seconds or None", "bad_option_value")
+        check_limits(self)  # the bounds written on each option (hand sizes, penalties...)
 
     def _check_combinations(self) -> None:
         bad: list[str] = []
