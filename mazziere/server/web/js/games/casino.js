@@ -6,6 +6,7 @@ import { reasonText } from '../events.js';
 import { UnoHand, parseLegal } from '../hand.js';
 import { money, t } from '../i18n.js';
 import { add, clear, Countdown, field, fill, h, icon } from '../ui.js';
+import './casino/messages.js';
 import { sortUno } from './uno.js';
 
 const toCents = (euros) => Math.round(Number(String(euros).replace(',', '.')) * 100);

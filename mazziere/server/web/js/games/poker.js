@@ -16,6 +16,7 @@ import { miniPoker, pokerBack, pokerCard } from '../cards.js';
 import { itemName, list, eventOf, reasonText } from '../events.js';
 import { cap, has, t } from '../i18n.js';
 import { add, clear, Countdown, fill, h, icon } from '../ui.js';
+import './poker/messages.js';
 
 const KNOWN = ['open', 'wait', 'raise', 'replace', 'fold', 'see', 'draw'];
 

@@ -6,6 +6,7 @@ import { reasonText } from '../events.js';
 import { UnoHand, parseLegal } from '../hand.js';
 import { t } from '../i18n.js';
 import { clear, Countdown, fill, h, icon } from '../ui.js';
+import './uno/messages.js';
 
 const RANK_ORDER = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'S', 'R', 'D2'];
 const COLOR_ORDER = ['R', 'Y', 'G', 'B'];
