@@ -1,6 +1,7 @@
 // The games the client knows, each in its own folder: its table view (view.js) and its words in
 // both languages (messages.js, registered with i18n when imported).
 import { CasinoView } from './casino/view.js';
+import './poker/events.js';
 import { PokerView } from './poker/view.js';
 import { UnoView } from './uno/view.js';
 
