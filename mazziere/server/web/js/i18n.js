@@ -1,9 +1,10 @@
-// Translations: one dictionary per language (lang/en.js, lang/it.js); every UI string is
-// looked up here by key. Values may hold {name} placeholders; a few are arrays (rules text).
-import en from './lang/en.js';
-import it from './lang/it.js';
+// Translations: one dictionary per language; every UI string is looked up here by key. The
+// shared words come from messages.js; each game's folder (games/<game>/messages.js) registers its
+// own with register() when imported. Values may hold {name} placeholders; a few are arrays (rules
+// text).
+import * as shared from './messages.js';
 
-export const DICTS = { en, it };
+export const DICTS = { en: { ...shared.en }, it: { ...shared.it } };
 export const LANGS = ['it', 'en'];
 const KEY = 'mazziere.lang';
 
@@ -15,6 +16,11 @@ function initialLang() {
 
 let lang = initialLang();
 document.documentElement.lang = lang;
+
+/** Merge a table of messages ({en: {...}, it: {...}}) into the dictionaries (a game's words). */
+export function register(tables) {
+  for (const [code, dict] of Object.entries(tables)) Object.assign((DICTS[code] ??= {}), dict);
+}
 
 export function getLang() {
   return lang;

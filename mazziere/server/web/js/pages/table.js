@@ -3,14 +3,10 @@
 // reconnection (the server sends the table again) restores it as the server sees it.
 import { get, post } from '../api.js';
 import { hands, eventOf } from '../events.js';
-import { CasinoView } from '../games/casino.js';
+import { VIEWS } from '../games/index.js';
 import { LogPanel, newLines } from '../games/log.js';
-import { PokerView } from '../games/poker.js';
-import { UnoView } from '../games/uno.js';
 import { money, t } from '../i18n.js';
 import { clear, errorText, fill, h, modal, showError, toast } from '../ui.js';
-
-const VIEWS = { uno: UnoView, casino: CasinoView, poker: PokerView };
 
 /** Per-table memory that survives a redraw (language switch): the log and the last update. */
 const memory = new Map();

@@ -1,12 +1,13 @@
 // The UNO CASINO table (seed 000): one player against the bank, for money. Session credit and
 // top-up, a stake within the table's limits, the payout multiplier (x3/x2/x1) and the draws
 // left, the bank's card count, the result and the payout, and the session's time limits.
-import { colorDot, unoBack, unoCard, unoName } from '../cards.js';
-import { reasonText } from '../events.js';
-import { UnoHand, parseLegal } from '../hand.js';
-import { money, t } from '../i18n.js';
-import { add, clear, Countdown, field, fill, h, icon } from '../ui.js';
-import { sortUno } from './uno.js';
+import { colorDot, unoBack, unoCard, unoName } from '../../cards.js';
+import { reasonText } from '../../events.js';
+import { UnoHand, parseLegal } from '../../hand.js';
+import { money, t } from '../../i18n.js';
+import { add, clear, Countdown, field, fill, h, icon } from '../../ui.js';
+import './messages.js';
+import { sortUno } from '../uno/view.js';
 
 const toCents = (euros) => Math.round(Number(String(euros).replace(',', '.')) * 100);
 

@@ -12,10 +12,12 @@
 //                      winner: 0|1|null, pot},
 //    result: null | {winner, reason}}
 // `legal` lists the action texts ("open 10", "wait", "replace", "draw 7h 2c" or "replace 0 3"...).
-import { miniPoker, pokerBack, pokerCard } from '../cards.js';
-import { itemName, list, eventOf, reasonText } from '../events.js';
-import { cap, has, t } from '../i18n.js';
-import { add, clear, Countdown, fill, h, icon } from '../ui.js';
+import { miniPoker, pokerBack, pokerCard } from '../../cards.js';
+import { list, eventOf, reasonText } from '../../events.js';
+import { cap, has, t } from '../../i18n.js';
+import { add, clear, Countdown, fill, h, icon } from '../../ui.js';
+import { itemName } from './events.js';
+import './messages.js';
 
 const KNOWN = ['open', 'wait', 'raise', 'replace', 'fold', 'see', 'draw'];
 

@@ -1,11 +1,12 @@
 // The UNO table: own hand, the others around the table with their card counts, discard pile and
 // current colour, direction, whose turn, the countdown, scores and match status.
-import { colorDot, miniUnoList, unoBack, unoCard, unoName } from '../cards.js';
-import { catalogNow, loadCatalog, presetInfo } from '../catalog.js';
-import { reasonText } from '../events.js';
-import { UnoHand, parseLegal } from '../hand.js';
-import { t } from '../i18n.js';
-import { clear, Countdown, fill, h, icon } from '../ui.js';
+import { colorDot, miniUnoList, unoBack, unoCard, unoName } from '../../cards.js';
+import { catalogNow, loadCatalog, presetInfo } from '../../catalog.js';
+import { reasonText } from '../../events.js';
+import { UnoHand, parseLegal } from '../../hand.js';
+import { t } from '../../i18n.js';
+import { clear, Countdown, fill, h, icon } from '../../ui.js';
+import './messages.js';
 
 const RANK_ORDER = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'S', 'R', 'D2'];
 const COLOR_ORDER = ['R', 'Y', 'G', 'B'];

@@ -1,0 +1,77 @@
+// Draw poker's events in words for the table log and the replay (pev.* in messages.js); the shared
+// part (events.js) hands every poker event here.
+import { miniPoker } from '../../cards.js';
+import { list, registerDescriber } from '../../events.js';
+import { has, t } from '../../i18n.js';
+import { h } from '../../ui.js';
+import './messages.js';
+
+function chips(n) {
+  return t('poker.chips', { n });
+}
+
+function describePoker(e, who, node) {
+  const cards = (v) => h('span', { class: 'mini-list' }, list(v).map(miniPoker));
+  switch (e.tag) {
+    case 'hand_started':
+      return 'id' in e ? node('ev.record', { id: e.id }, 'ev-muted') : null;
+    case 'deal_started':
+      return node(
+        Number(e.carried) ? 'pev.deal_started_carried' : 'pev.deal_started',
+        { deal: e.deal, who: who(e.first), carried: chips(e.carried) },
+        'ev-strong',
+        e.first,
+      );
+    case 'ante':
+      return node('pev.ante', { who: who(e.seat), amount: chips(e.amount) }, 'ev-muted');
+    case 'dealt':
+      return list(e.cards).length ? node('pev.dealt_own', { cards: cards(e.cards) }) : null;
+    case 'opened':
+      return node('pev.opened', { who: who(e.seat), amount: chips(e.amount) });
+    case 'waited':
+      return node('pev.waited', { who: who(e.seat) });
+    case 'raised':
+      return node('pev.raised', { who: who(e.seat), call: chips(e.call), amount: chips(e.amount) });
+    case 'replaced':
+      return node(Number(e.paid) ? 'pev.replaced' : 'pev.replaced_free', { who: who(e.seat), paid: chips(e.paid) });
+    case 'folded':
+      return node('pev.folded', { who: who(e.seat) }, 'ev-warn');
+    case 'drew':
+      if (list(e.received).length)
+        return node('pev.drew_own', { n: e.count, out: cards(e.discarded), in: cards(e.received) });
+      return node('pev.drew', { who: who(e.seat), n: e.count });
+    case 'saw':
+      return node(Number(e.paid) ? 'pev.saw' : 'pev.saw_free', { who: who(e.seat), paid: chips(e.paid) });
+    case 'shown':
+      return node('pev.shown', { who: who(e.seat), cards: cards(e.cards), name: e.description || '' });
+    case 'pot_won':
+      return node('pev.pot_won', { who: who(e.seat), amount: chips(e.amount) }, 'ev-strong');
+    case 'pot_carried':
+      return node('pev.pot_carried', { amount: chips(e.amount) }, 'ev-strong');
+    case 'pledged':
+      return node('pev.pledged', { who: who(e.seat), item: itemName(e.item), value: chips(e.value) }, 'ev-warn');
+    case 'forfeited':
+      return node('pev.forfeited', { who: who(e.seat), item: itemName(e.item) }, 'ev-bad');
+    case 'redeemed':
+      return node('pev.redeemed', { who: who(e.seat), item: itemName(e.item), value: chips(e.value) }, 'ev-good');
+    case 'game_ended':
+      return node('pev.game_ended', { who: who(e.winner) }, 'ev-strong', e.winner);
+    default:
+      return h(
+        'span',
+        { class: 'ev ev-raw' },
+        `${e.tag} ${Object.entries(e)
+          .filter(([k]) => k !== 'tag')
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}`,
+      );
+  }
+}
+
+/** A pledgeable item's name (hat, scarf...), translated when known. */
+export function itemName(name) {
+  const key = `poker.item.${name}`;
+  return has(key) ? t(key) : String(name || '').replaceAll('_', ' ');
+}
+
+registerDescriber('poker', describePoker);
