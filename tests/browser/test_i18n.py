@@ -17,7 +17,8 @@ def message_files() -> list[Path]:
 
 def table(path: Path, lang: str) -> str:
     """The text of one language's table (`export const en = {...};`) in a messages file."""
-    m = re.search(rf"^export const {lang} = \{{\n(.*?)^\}};", path.read_text(encoding="utf-8"), re.M | re.S)
+    text = path.read_text(encoding="utf-8")
+    m = re.search(rf"^export const {lang} = \{{\n(.*?)^\}};", text, re.M | re.S)
     assert m, f"{path}: no {lang} table"
     return m.group(1)
 
