@@ -227,12 +227,12 @@ def copies(names: list[Any], text: str) -> list[Any]:
 
 def test_browser_client_copies_no_rule_facts(cat: dict[str, Any]) -> None:
     """The lobby builds its form from the catalog: no preset, bot, level, deck or option
-    choice lists in the JS (the language files may keep their labels, keyed by those names;
-    the pages may still test one value, as ``match === 'single_hand'``)."""
+    choice lists in the JS (the messages files may keep their labels and rules text, keyed by
+    those names; the pages may still test one value, as ``match === 'single_hand'``)."""
     sources = {
         p.relative_to(WEB_JS).as_posix(): p.read_text()
         for p in WEB_JS.rglob("*.js")
-        if p.parent.name != "lang"
+        if p.name != "messages.js"
     }
     assert "pages/lobby.js" in sources and "config.js" in sources
     lists: list[list[Any]] = [list(uno_presets.PRESETS), list(poker_presets.PRESETS)]
