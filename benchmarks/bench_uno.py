@@ -1,197 +1,153 @@
-"""UNO random self-play: our compiled kernel (and, for information, the pure engine) against
-RLCard's ``UnoGame``, side by side in one run (project issue 2, item 7).
+"""UNO random self-play: the engine users call (``mazziere.uno.Game``) against RLCard's
+``UnoGame``, side by side in one run, on rules matched as closely as our options allow.
 
-A game: one hand of 2-player UNO with uniformly random legal actions until it ends. Ours is
-``find_preset("mattel").with_options(match="single_hand")`` with every rule on (voluntary
-draw, +4 bluff and victim challenge, UNO calls and catches by any seat, reshuffles, tie rules);
-RLCard's is its own simplified UNO. A step is one legal-action listing plus one apply.
+Matched rules (:data:`MATCHED`): two players, one hand, seat 0 plays first, no voluntary draw,
+a drawn card played when playable (``drawn_card=must_play``), +4 only with no other playable
+card and no bluffing, no UNO call, no challenge, Reverse a plain reverse with two players.
+RLCard's UNO differs where no option of ours can follow it: it plays a playable drawn card in
+the same step as the draw (we take two: the draw, then the play) and ignores the effect of a
+drawn action card. The table prints steps per game for both, so the work per game is visible.
 
-Each implementation runs for a fixed time budget per repeat (complete games only); repeats are
-interleaved and the table shows medians. The last line is ``ratio_vs_rlcard=X.XX``: our
-kernel's steps/s over RLCard's. numba compiles (or loads its cache) before any timing.
+A step is one legal-action listing plus one applied action chosen uniformly at random: for
+RLCard ``get_legal_actions`` + ``step`` (its step also builds the next player's state, as
+every RLCard user pays); for us ``Game.legal_actions`` + ``Game.push`` (which also returns the
+action's events). Our deals come from ``SplitMixRng`` (the simulations' source), RLCard's from
+NumPy. Each side runs for a fixed CPU-time budget per repeat (complete games only); repeats
+are interleaved and the tables show medians.
 
-    python benchmarks/bench_uno.py [--repeats 5] [--budget 1.0]
-    python benchmarks/bench_uno.py --check 100000   # kernel == engine on 100000 seed pairs
+The second table plays every preset at four seats (two where a preset seats only two), whole
+matches as the preset defines them, with the same random policy.
+
+The last line is ``engine_vs_rlcard_steps=X engine_vs_rlcard_games=Y``: our steps/s and
+games/s over RLCard's on the matched rules.
+
+    python benchmarks/bench_uno.py [--repeats 5] [--budget 1.0] [--preset-budget 0.5]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 from rlcard.games.uno.game import UnoGame
 
-from mazziere.sim.uno_kernel import GameRecord, play_random_game_engine, play_random_games
+from mazziere.rng import SplitMixRng
+from mazziere.uno import PRESETS, Game, Rules, find_preset
 
-PLAYERS = 2
-MASK64 = (1 << 64) - 1
+MATCHED: Rules = find_preset("mattel").with_options(
+    match="single_hand",
+    first_dealer=1,  # seat 0 plays first, as in RLCard
+    voluntary_draw=False,
+    drawn_card="must_play",
+    wild4_rule="any_playable",
+    wild4_bluff=False,
+    uno_call="off",
+    challenge=False,
+    two_player_reverse="normal",
+)
+
+clock = time.process_time
+"""CPU time of this process: the machine is shared, wall time counts other people's work."""
 
 Run = Callable[[int, float], tuple[int, int, float]]
 """(repeat, budget seconds) -> (games, steps, elapsed seconds)."""
 
 
-def game_seed(i: int) -> int:
-    return (i * 0x9E3779B97F4A7C15 + 1) & MASK64
-
-
-def action_seed(i: int) -> int:
-    return (i * 0xD1B54A32D192ED03 + 2) & MASK64
-
-
 def run_rlcard(repeat: int, budget: float) -> tuple[int, int, float]:
-    game = UnoGame(num_players=PLAYERS)
+    game = UnoGame(num_players=2)
     game.np_random = np.random.RandomState(1000 + repeat)
     chooser = random.Random(2000 + repeat)
     games = steps = 0
-    t0 = time.perf_counter()
+    t0 = clock()
     while True:
         game.init_game()
         while not game.is_over():
-            la = game.get_legal_actions()
-            game.step(chooser.choice(la))
+            game.step(chooser.choice(game.get_legal_actions()))
             steps += 1
         games += 1
-        elapsed = time.perf_counter() - t0
+        elapsed = clock() - t0
         if elapsed >= budget:
             return games, steps, elapsed
 
 
-def run_kernel(repeat: int, budget: float) -> tuple[int, int, float]:
-    games = steps = 0
-    chunk = 64
-    base = 10_000_000 * (repeat + 1)
-    t0 = time.perf_counter()
-    while True:
-        ids = np.arange(base + games, base + games + chunk, dtype=np.uint64)
-        gs = ids * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
-        acs = ids * np.uint64(0xD1B54A32D192ED03) + np.uint64(2)
-        batch = play_random_games(PLAYERS, gs, acs)
-        games += chunk
-        steps += int(batch.steps.sum())
-        elapsed = time.perf_counter() - t0
-        if elapsed >= budget:
-            return games, steps, elapsed
-        chunk = min(chunk * 2, 1024)
+def run_engine(rules: Rules, players: int) -> Run:
+    def run(repeat: int, budget: float) -> tuple[int, int, float]:
+        chooser = random.Random(3000 + repeat)
+        base = 1_000_000 * (repeat + 1)
+        games = steps = 0
+        t0 = clock()
+        while True:
+            g = Game.new(rules, players, SplitMixRng(base + games))
+            while g.result is None:
+                g.push(chooser.choice(g.legal_actions()))
+                steps += 1
+            games += 1
+            elapsed = clock() - t0
+            if elapsed >= budget:
+                return games, steps, elapsed
+
+    return run
 
 
-def run_engine(repeat: int, budget: float) -> tuple[int, int, float]:
-    games = steps = 0
-    base = 20_000_000 * (repeat + 1)
-    t0 = time.perf_counter()
-    while True:
-        i = base + games
-        steps += play_random_game_engine(PLAYERS, game_seed(i), action_seed(i)).steps
-        games += 1
-        elapsed = time.perf_counter() - t0
-        if elapsed >= budget:
-            return games, steps, elapsed
-
-
-def warm_up() -> None:
-    """Compile (or load) the numba kernel and touch every path once, outside the timing."""
-    play_random_games(PLAYERS, [0, 1], [0, 1])
-    run_rlcard(-1, 0.0)
-    run_engine(-1, 0.0)
-
-
-def benchmark(repeats: int, budget: float, engine_budget: float) -> float:
-    runs: dict[str, tuple[Run, float]] = {
-        "rlcard UnoGame": (run_rlcard, budget),
-        "mazziere kernel (numba)": (run_kernel, budget),
-        "mazziere engine (pure)": (run_engine, engine_budget),
-    }
-    results: dict[str, list[tuple[int, int, float]]] = {name: [] for name in runs}
-    for r in range(repeats):
-        for name, (run, b) in runs.items():
-            results[name].append(run(r, b))
-    print(
-        f"UNO random self-play, {PLAYERS} players, ours: preset mattel + single_hand; "
-        f"{repeats} repeats, medians"
+def medians(rows: list[tuple[int, int, float]]) -> tuple[float, float, float]:
+    """(games/s, steps/s, steps/game), each the median over the repeats."""
+    return (
+        statistics.median(g / t for g, _, t in rows),
+        statistics.median(s / t for _, s, t in rows),
+        statistics.median(s / g for g, s, _ in rows),
     )
-    print(f"{'implementation':<26}{'games/s':>12}{'steps/s':>14}{'steps/game':>12}")
-    medians: dict[str, float] = {}
+
+
+def table(title: str, results: dict[str, list[tuple[int, int, float]]]) -> dict[str, tuple]:
+    print(title)
+    print(f"{'':<34}{'games/s':>11}{'steps/s':>12}{'steps/game':>12}")
+    out = {}
     for name, rows in results.items():
-        gps = statistics.median(g / t for g, _, t in rows)
-        sps = statistics.median(s / t for _, s, t in rows)
-        spg = statistics.median(s / g for g, s, _ in rows)
-        medians[name] = sps
-        print(f"{name:<26}{gps:>12,.1f}{sps:>14,.0f}{spg:>12,.1f}")
-    return medians["mazziere kernel (numba)"] / medians["rlcard UnoGame"]
-
-
-def _engine_chunk(args: tuple[int, list[int]]) -> list[GameRecord]:
-    players, ids = args
-    return [play_random_game_engine(players, game_seed(i), action_seed(i)) for i in ids]
-
-
-def check(n: int, players_cycle: list[int], jobs: int) -> bool:
-    """Kernel vs engine on seed pairs 0..n-1 (players cycling through ``players_cycle``)."""
-    t0 = time.perf_counter()
-    by_players: dict[int, list[int]] = {p: [] for p in players_cycle}
-    for i in range(n):
-        by_players[players_cycle[i % len(players_cycle)]].append(i)
-    kernel: dict[tuple[int, int], GameRecord] = {}
-    for p, ids in by_players.items():
-        if not ids:
-            continue
-        batch = play_random_games(p, [game_seed(i) for i in ids], [action_seed(i) for i in ids])
-        for g, i in enumerate(ids):
-            kernel[(p, i)] = batch.record(g)
-    t_kernel = time.perf_counter() - t0
-    tasks = [
-        (p, ids[k : k + 200]) for p, ids in by_players.items() for k in range(0, len(ids), 200)
-    ]
-    equal = total = steps = 0
-    bad: list[tuple[int, int]] = []
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for (p, ids), records in zip(tasks, pool.map(_engine_chunk, tasks), strict=True):
-            for i, rec in zip(ids, records, strict=True):
-                total += 1
-                steps += rec.steps
-                if kernel[(p, i)] == rec:
-                    equal += 1
-                else:
-                    bad.append((p, i))
-            if total % 5000 < len(ids):
-                print(
-                    f"  ... {total}/{n} games checked, {len(bad)} mismatches, "
-                    f"{time.perf_counter() - t0:.0f} s",
-                    file=sys.stderr,
-                    flush=True,
-                )
-    elapsed = time.perf_counter() - t0
-    print(
-        f"identity check: {equal}/{total} games equal (players {players_cycle}, "
-        f"{steps:,} steps) in {elapsed:.1f} s (kernel {t_kernel:.2f} s, engine on {jobs} "
-        "processes for the rest)"
-    )
-    for p, i in bad[:10]:
-        print(f"  MISMATCH players={p} game_seed={game_seed(i)} action_seed={action_seed(i)}")
-    return not bad
+        gps, sps, spg = out[name] = medians(rows)
+        print(f"{name:<34}{gps:>11,.1f}{sps:>12,.0f}{spg:>12,.1f}")
+    print()
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--budget", type=float, default=1.0, help="seconds per run (RLCard, kernel)")
-    ap.add_argument("--engine-budget", type=float, default=1.0, help="seconds per pure run")
-    ap.add_argument("--check", type=int, metavar="N", help="only check kernel == engine")
-    ap.add_argument("--check-players", default="2,3,4", help="player counts to cycle through")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--budget", type=float, default=1.0, help="CPU seconds per matched run")
+    ap.add_argument("--preset-budget", type=float, default=0.5, help="CPU seconds per preset")
     args = ap.parse_args()
-    warm_up()
-    if args.check is not None:
-        cycle = [int(p) for p in args.check_players.split(",")]
-        sys.exit(0 if check(args.check, cycle, args.jobs) else 1)
-    ratio = benchmark(args.repeats, args.budget, args.engine_budget)
-    print(f"ratio_vs_rlcard={ratio:.2f}")
+
+    ours = run_engine(MATCHED, 2)
+    run_rlcard(-1, 0.05)  # warm up both (imports, caches) outside the timing
+    ours(-1, 0.05)
+    matched: dict[str, list[tuple[int, int, float]]] = {"rlcard UnoGame": [], "mazziere Game": []}
+    for r in range(args.repeats):
+        matched["rlcard UnoGame"].append(run_rlcard(r, args.budget))
+        matched["mazziere Game"].append(ours(r, args.budget))
+
+    presets: dict[str, list[tuple[int, int, float]]] = {}
+    for name, rules in PRESETS.items():
+        players = max(rules.min_players, min(4, rules.max_players))
+        run = run_engine(rules, players)
+        presets[f"{name} ({players}p, {rules.match})"] = [
+            run(r, args.preset_budget) for r in range(args.repeats)
+        ]
+
+    m = table(
+        f"Matched rules, 2 players, one hand; {args.repeats} repeats of {args.budget:g} s "
+        "CPU, medians",
+        matched,
+    )
+    table(
+        f"Every preset, random legal actions, whole matches; {args.repeats} repeats of "
+        f"{args.preset_budget:g} s CPU, medians",
+        presets,
+    )
+    rl, us = m["rlcard UnoGame"], m["mazziere Game"]
+    print(f"engine_vs_rlcard_steps={us[1] / rl[1]:.2f} engine_vs_rlcard_games={us[0] / rl[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -5,3 +5,7 @@ through the :mod:`mazziere.rng` source the caller passes, and the state carries 
 """
 
 __version__ = "0.1.0"
+
+from mazziere._compiled import install_guard as _install_guard
+
+_install_guard()

@@ -43,9 +43,9 @@ from mazziere.game import (
 )
 from mazziere.poker import presets as poker_presets
 from mazziere.poker.bots import LEVELS
-from mazziere.poker.cards import DECK_SIZES
 from mazziere.poker.options import Rules as PokerRules
-from mazziere.poker.session import DEFAULT_DECK, DEFAULT_LEVEL
+from mazziere.poker.session import DEFAULT_LEVEL
+from mazziere.poker.session import DEFAULT_PRESET as POKER_PRESET
 from mazziere.uno import presets as uno_presets
 from mazziere.uno.bots import BOTS as UNO_BOTS
 from mazziere.uno.options import MAX_SEATS, MIN_SEATS
@@ -263,17 +263,23 @@ def game_settings(game: str) -> list[dict[str, Any]]:
     if game == "poker":
         return [
             _choice(
+                "preset",
+                list(poker_presets.PRESETS),
+                POKER_PRESET,
+                "The named rule set the table plays (its deck among them); options change it.",
+            ),
+            _choice(
                 "level",
                 list(LEVELS),
                 DEFAULT_LEVEL,
                 "How well the computer opponent plays.",
             ),
-            _choice(
-                "deck",
-                list(DECK_SIZES),
-                DEFAULT_DECK,
-                one_line(doc_of(_field(PokerRules, "deck"))),
-            ),
+            {
+                "name": "options",
+                "type": "options",
+                "default": {},
+                "doc": "Any draw-poker option by name (ante, bankroll...), on top of the preset.",
+            },
         ]
     raise KeyError(f"no table settings for game {game!r}")
 

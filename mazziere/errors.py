@@ -80,3 +80,13 @@ class GameOver(IllegalAction):
     """Any action after the game (match) has ended."""
 
     default_code = "game_over"
+
+
+class BadPosition(MazziereError, ValueError):
+    """A position text (:func:`mazziere.uno.parse_position`) that cannot be read or describes
+    no reachable kind of state. Codes: ``bad_position`` (syntax, unknown or missing field, bad
+    number), ``bad_card``, ``cards_not_conserved`` (every card of the deck exactly once),
+    ``bad_count`` (a list of the wrong length, a hand held by a seat out of the hand),
+    ``bad_seat``, ``bad_phase`` (fields that contradict the phase) and ``bad_rng``."""
+
+    default_code = "bad_position"

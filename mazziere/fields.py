@@ -98,3 +98,82 @@ def _say(bounds: dict[str, float]) -> str:
     if "le" in bounds:
         parts.append(f"at most {n(bounds['le'])}")
     return "must be " + " and ".join(parts)
+
+
+def check_values(cls: type[Any], values: dict[str, Any]) -> None:
+    """Refuse option values (from JSON, before a rules value is built from them) whose type is
+    not their field's annotation: an OptionError ``bad_option_value`` naming the option. A
+    list stands for a tuple; ``None`` only where the annotation allows it; unknown names are
+    left to the rules (which suggest the nearest name).
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Example:
+    ...     size: int = option(7, "Cards dealt.")
+    ...     limit: float | None = option(None, "Seconds.")
+    >>> check_values(Example, {"size": 5, "limit": None, "other": "left to the rules"})
+    >>> check_values(Example, {"size": None})
+    Traceback (most recent call last):
+    mazziere.errors.OptionError: [bad_option_value] option size must be an integer, not None
+    """
+    import typing
+
+    from mazziere.errors import OptionError
+
+    hints = typing.get_type_hints(cls)
+    for name, value in values.items():
+        tp = hints.get(name)
+        if tp is not None and not _fits(value, tp):
+            raise OptionError(
+                f"option {name} must be {_kind(tp)}, not {value!r}", "bad_option_value"
+            )
+
+
+def _fits(value: Any, tp: Any) -> bool:
+    """Whether a JSON-ready ``value`` has the type ``tp`` (types it does not know: yes)."""
+    import types
+    import typing
+    from enum import Enum
+
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp is type(None):
+        return value is None
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, a) for a in args)
+    if origin is typing.Literal:
+        return any(value == a and type(value) is type(a) for a in args)
+    if origin is tuple:
+        if not isinstance(value, (tuple, list)):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_fits(v, args[0]) for v in value)
+        return len(value) == len(args) and all(
+            _fits(v, a) for v, a in zip(value, args, strict=True)
+        )
+    if tp is bool:
+        return isinstance(value, bool)
+    if tp is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if tp is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if tp is str:
+        return isinstance(value, str)
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        return isinstance(value, tp) or value in {m.value for m in tp}
+    return True
+
+
+def _kind(tp: Any) -> str:
+    """A type in words, for an error message."""
+    import types
+    import typing
+
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_kind(a) for a in args)
+    if origin is typing.Literal:
+        return "one of " + ", ".join(repr(a) for a in args)
+    if origin is tuple:
+        return f"a list (each {_kind(args[0])})"
+    names = {bool: "true or false", int: "an integer", float: "a number", str: "a text"}
+    return names.get(tp, "None" if tp is type(None) else getattr(tp, "__name__", str(tp)))

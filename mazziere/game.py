@@ -109,6 +109,15 @@ class Step:
     action: str
     actor: str
     events: list[Visibility]
+    played: tuple[str, ...] | None = None
+    """For a server action that decides for the seat (a time-out whose text is ``timeout``):
+    the moves it made, as action texts (empty: it made none, as when the time-out itself ends
+    the game); ``None``: the action is itself the move."""
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        """The game moves this step made, as action texts (what a log names)."""
+        return (self.action,) if self.played is None else self.played
 
 
 # ------------------------------------------------------------------------------ tables
@@ -161,9 +170,14 @@ class GameSession(ABC):
         """The structured form of one recorded event text."""
         return wire.event(cls.event_base.parse(text))
 
+    @classmethod
+    def action_wire(cls, text: str) -> dict[str, Any]:
+        """The structured form of one action text."""
+        return wire.action(cls.parse_action(text))
+
     def legal_wire(self, seat: int) -> list[dict[str, Any]]:
         """The legal actions of ``seat`` in their structured forms."""
-        return [wire.action(self.parse_action(t)) for t in self.legal(seat)]
+        return [self.action_wire(t) for t in self.legal(seat)]
 
     # --- making games
     @staticmethod
@@ -229,7 +243,8 @@ class GameSession(ABC):
 
     @abstractmethod
     def timeout(self, seat: int) -> Step:
-        """The server acts for ``seat`` whose decision time ran out."""
+        """The server acts for ``seat`` whose decision time ran out; the step names the moves
+        it made (:attr:`Step.moves`)."""
 
     @abstractmethod
     def bot_move(self, seat: int) -> str | None:

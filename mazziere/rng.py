@@ -21,13 +21,46 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib
 import os
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
 _MASK64 = (1 << 64) - 1
+_C1 = 0xBF58476D1CE4E5B9
+_C2 = 0x94D049BB133111EB
+_TWO64 = 1 << 64
+_NLIMITS = 256
+_LIMITS: tuple[int, ...] = (0, *(_TWO64 - _TWO64 % n for n in range(1, _NLIMITS)))
+"""For ``randbelow(n)``: the largest multiple of ``n`` not above 2**64 (rejection bound)."""
+
+_NUMPY: list[object] = []
+"""NumPy's module (or None) once looked up: NumPy is optional (the ``sim`` extra) and only
+imported by the first long SplitMix shuffle, so ``import mazziere`` stays standard-library."""
+
+
+@functools.cache
+def _np_bounds(m: int) -> tuple[Any, Any]:
+    """For a shuffle of ``m + 1`` items: the sizes drawn (``m + 1`` down to 2) and, for each,
+    the largest accepted 64-bit draw (:data:`_LIMITS` minus one), as NumPy arrays."""
+    np: Any = _numpy()
+    sizes = np.arange(m + 1, 1, -1, dtype=np.uint64)
+    last_ok = np.array([_LIMITS[n] - 1 for n in range(m + 1, 1, -1)], dtype=np.uint64)
+    return sizes, last_ok
+
+
+def _numpy() -> object:
+    if not _NUMPY:
+        try:  # by name: the type checker (and mypyc's, building without NumPy) skips it
+            numpy = importlib.import_module("numpy")
+        except ImportError:  # pragma: no cover - the core-only install test covers this path
+            _NUMPY.append(None)
+        else:
+            _NUMPY.append(numpy)
+    return _NUMPY[0]
 
 
 class Rng(Protocol):
@@ -99,6 +132,24 @@ class ShakeRng:
         out = self._buf[self._pos : self._pos + nbytes]
         self._pos += nbytes
         return out
+
+    @classmethod
+    def at(cls, seed: bytes, block: int, pos: int) -> ShakeRng:
+        """The source of ``seed`` at a stream position (:attr:`position`): ``block`` blocks
+        expanded, ``pos`` bytes of the last one used; the buffer is recomputed."""
+        if block < 0 or not 0 <= pos <= cls.BLOCK_BYTES or (block == 0 and pos):
+            raise ValueError(f"no ShakeRng stream position block={block} pos={pos}")
+        r = cls(seed)
+        if block:
+            r._block = block - 1
+            r._refill()
+        r._pos = pos
+        return r
+
+    @property
+    def position(self) -> tuple[int, int]:
+        """``(block, pos)``: the blocks expanded so far and the bytes used of the last one."""
+        return self._block, self._pos
 
     def randbelow(self, n: int) -> int:
         if n <= 0:
@@ -172,6 +223,15 @@ class SplitMixRng:
         raw = seed if isinstance(seed, bytes) else seed.encode()
         return cls(int.from_bytes(hashlib.sha256(raw).digest()[:8], "big"))
 
+    @classmethod
+    def at(cls, seed: int, state: int) -> SplitMixRng:
+        """The stream of ``seed`` at ``state`` (both 64-bit)."""
+        if not (0 <= seed <= _MASK64 and 0 <= state <= _MASK64):
+            raise ValueError("a SplitMix seed and state are 64-bit unsigned integers")
+        r = cls(seed)
+        r.state = state
+        return r
+
     def next64(self) -> int:
         self.state, out = splitmix64(self.state)
         return out
@@ -186,7 +246,47 @@ class SplitMixRng:
                 return x % n
 
     def shuffle(self, items: list[T]) -> None:
-        _fisher_yates(self, items)
+        """Fisher-Yates with :meth:`randbelow` inlined: the same stream and the same order
+        as ``_fisher_yates(self, items)``. SplitMix64 is counter-based, so with NumPy (the
+        ``sim`` extra) the draws of a long shuffle are computed at once; without it, or in
+        the (2**-50-rare) case of a rejected draw, the plain loop below runs."""
+        if len(items) >= 24 and _numpy() is not None and self._shuffle_np(items):
+            return
+        state = self.state
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            limit = _LIMITS[n] if n < _NLIMITS else _TWO64 - _TWO64 % n
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & _MASK64
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
+            items[i], items[j] = items[j], items[i]
+        self.state = state
+
+    def _shuffle_np(self, items: list[T]) -> bool:
+        np: Any = _numpy()
+        golden, c1, c2 = np.uint64(0x9E3779B97F4A7C15), np.uint64(_C1), np.uint64(_C2)
+        m = len(items) - 1
+        if m + 1 >= _NLIMITS:
+            return False
+        states = np.uint64(self.state) + np.arange(1, m + 1, dtype=np.uint64) * golden
+        z = (states ^ (states >> np.uint64(30))) * c1
+        z = (z ^ (z >> np.uint64(27))) * c2
+        z ^= z >> np.uint64(31)
+        sizes, last_ok = _np_bounds(m)
+        if (z > last_ok).any():
+            return False
+        js = (z % sizes).tolist()
+        i = m
+        for j in js:
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+        self.state = int(states[-1])
+        return True
 
     def spawn(self) -> SplitMixRng:
         return SplitMixRng(self.next64())

@@ -5,6 +5,13 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 . .venv/bin/activate
-python -m pip install -q -e '.[all]' >/dev/null
+# Install (and compile the engine, see setup.py) only when the install is missing or its
+# inputs changed since the last one: a restart then starts at once.
+stamp=$(cat pyproject.toml setup.py mazziere/_compiled.py mazziere/uno/*.py | sha256sum | cut -c1-64)
+if [ "$(cat .venv/.mazziere-installed 2>/dev/null)" != "$stamp" ] || ! command -v mazziere >/dev/null; then
+    echo "run.sh: installing mazziere into .venv (the first time takes a few minutes)..." >&2
+    python -m pip install -q -e '.[all]' >/dev/null
+    echo "$stamp" > .venv/.mazziere-installed
+fi
 if [ "$#" -eq 0 ]; then set -- play uno --preset house --players 4; fi
 exec mazziere "$@"

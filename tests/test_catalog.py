@@ -142,7 +142,9 @@ def test_settings_limits_and_defaults(cat: dict[str, Any]) -> None:
     assert (uno["seats"]["min"], uno["seats"]["max"]) == (2, 10)
     poker = by_name(game(cat, "poker")["settings"])
     assert poker["level"]["choices"] == list(LEVELS) and poker["level"]["default"] == "normal"
-    assert poker["deck"]["choices"] == [52, 32]
+    assert poker["preset"]["choices"] == list(poker_presets.PRESETS)
+    assert poker["preset"]["default"] == "classic" and poker["options"]["type"] == "options"
+    assert "deck" not in poker  # a preset's (classic32, short32) or an option's
     casino = by_name(game(cat, "casino")["settings"])
     assert casino["min_stake"]["default"] == CasinoRules().min_stake
     assert casino["max_stake"]["default"] == CasinoRules().max_stake
@@ -273,3 +275,25 @@ def test_option_limits_are_published_and_enforced() -> None:
         with pytest.raises(OptionError) as e:
             make(**bad)
         assert e.value.code == "bad_option_value"
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("uno", {"hand_size": None}),
+        ("uno", {"teams": "yes"}),
+        ("uno", {"hand_sizes": "ab"}),
+        ("uno", {"zero_groups": [[1, "a"]]}),
+        ("poker", {"ante": None}),
+        ("poker", {"ante": "ten"}),
+        ("poker", {"items": "abc"}),
+        ("poker", {"flush_beats_full_house": 1}),
+    ],
+)
+def test_option_values_of_the_wrong_type_are_refused(game: str, options: dict[str, Any]) -> None:
+    """An option from a create request has its field's type (``None`` only where allowed), or
+    the request is refused with ``bad_option_value`` before any rules value is built."""
+    with pytest.raises(OptionError) as e:
+        find_game(game).table_config({"options": options})
+    assert e.value.code == "bad_option_value"
+    assert next(iter(options)) in e.value.message

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from mazziere.cli import app
 from mazziere.cli.options import parse_option_value, parse_options, uno_rules
 from mazziere.errors import OptionError, UnknownOption
-from mazziere.uno import PRESETS
+from mazziere.uno import PRESETS, Game, format_position
 
 runner = CliRunner()
 
@@ -130,3 +130,44 @@ def test_play_ends_cleanly_when_input_runs_out() -> None:
 def test_help_lists_the_sub_apps() -> None:
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0 and "play" in result.stdout and "sim" in result.stdout
+
+
+# ---------------------------------------------------------------- position
+def test_position_prints_the_table_and_every_seats_legal_actions() -> None:
+    text = "uno hands=R1,R2,W4/G5,R7 discard=R9,B9 draw=Y9,*"
+    result = runner.invoke(app, ["position", text, "--preset", "mattel"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Top card R9, colour red" in out and "Seat 0 to act, phase play" in out
+    assert "Draw pile (101), next first: Y9 " in out
+    assert "*seat 0 (3): R1 R2 W4" in out and " seat 1 (2): G5 R7" in out
+    assert "  seat 0: R1, R2, W4:R, W4:Y, W4:G, W4:B, draw" in out
+    assert "  seat 1: -" in out
+
+
+def test_position_of_a_real_game_under_options_lists_out_of_turn_actions() -> None:
+    rules = uno_rules("house", ["jump_in=true"])
+    g = Game.new(rules, 3, rng=4)
+    result = runner.invoke(
+        app, ["position", format_position(g), "-p", "house", "--option", "jump_in=true"]
+    )
+    assert result.exit_code == 0, result.output
+    for seat in range(3):
+        listed = ", ".join(str(a) for a in g.legal_actions(seat)) or "-"
+        assert f"  seat {seat}: {listed}\n" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("uno hands=R1/G5 discard=R9 turn=4", "bad position [bad_seat]: turn: no seat 4"),
+        ("uno hands=R1/G5 discard=R9,R9,R9", "[cards_not_conserved]"),
+        ("uno hands=R1/G5", "[bad_position]: a position needs at least hands= and discard="),
+        ("chess 8/8/8", "starts with the game's name (uno)"),
+    ],
+)
+def test_bad_positions_exit_2_with_one_line(text: str, message: str) -> None:
+    result = runner.invoke(app, ["position", text, "--preset", "classic"])
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.output

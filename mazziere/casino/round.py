@@ -30,10 +30,11 @@ from mazziere.casino.rules import MAX_MULTIPLIER, CasinoRules, validate_stake
 from mazziere.casino.strategy import BankMemory, bank_decision, player_decision
 from mazziere.errors import GameOver, IllegalAction, NotYourTurn
 from mazziere.rng import Rng, SplitMixRng, make_rng
+from mazziere.uno import State
 from mazziere.uno import actions as A
 from mazziere.uno import engine as uno
 from mazziere.uno.events import Drew, Event
-from mazziere.uno.state import Phase, State
+from mazziere.uno.state import Phase
 
 PLAYER = 0
 BANK = 1

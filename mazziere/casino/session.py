@@ -4,6 +4,7 @@ strategy decides (seed 000)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from mazziere.casino import (
@@ -11,6 +12,7 @@ from mazziere.casino import (
     PLAYER,
     CasinoRules,
     apply,
+    default_action,
     legal_actions,
     new_round,
     play_default,
@@ -150,8 +152,10 @@ class CasinoSession(GameSession):
         return self._step(action, actor, events)
 
     def timeout(self, seat: int) -> Step:
+        """The player's default strategy decides (000), naming the move it made."""
+        move = str(default_action(self.round))
         self.round, events = play_default(self.round)
-        return self._step("timeout", "server", events)
+        return replace(self._step("timeout", "server", events), played=(move,))
 
     def bot_move(self, seat: int) -> str | None:
         return None

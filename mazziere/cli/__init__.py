@@ -1,9 +1,9 @@
 """The ``mazziere`` command line: one Typer app with a sub-app per verb.
 
 ``mazziere play uno`` plays in the terminal against bots; ``mazziere sim uno`` runs batch
-simulations. Later verbs (serve, rtp, ledger, replay) and games (``play casino``, ``play
-poker``, ``sim poker``) are added the same way: a command on a verb's sub-app, or a new
-sub-app registered here.
+simulations; ``mazziere position TEXT`` shows a position and its legal actions. Later verbs
+(serve, rtp, ledger, replay) and games (``play casino``, ``play poker``, ``sim poker``) are
+added the same way: a command on a verb's sub-app, or a new sub-app registered here.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import typer
 
 from mazziere.cli.casino import rtp
 from mazziere.cli.poker import play_poker, sim_poker
+from mazziere.cli.position import position
 from mazziere.cli.server import ledger_app, serve, server_help
 from mazziere.cli.uno import play_uno, sim_uno
 
@@ -34,6 +35,7 @@ play_app.command("poker")(play_poker)
 sim_app.command("poker")(sim_poker)
 app.command("serve", help=server_help)(serve)
 app.command("rtp")(rtp)
+app.command("position")(position)
 app.add_typer(ledger_app, name="ledger")
 
 

@@ -14,6 +14,7 @@ have no rank.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 
 from mazziere.errors import MalformedAction
@@ -118,10 +119,16 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 
 
 def as_cards(cards: str | Iterable[int]) -> tuple[Card, ...]:
-    """Cards from a text or from card numbers / :class:`Card` values."""
+    """Cards from a text or from card numbers / :class:`Card` values (integers: ``5.5`` or
+    ``"5"`` is not a card number)."""
     if isinstance(cards, str):
         return parse_cards(cards)
-    return tuple(card(int(c)) for c in cards)
+    try:
+        return tuple(card(operator.index(c)) for c in cards)
+    except TypeError:
+        raise MalformedAction(
+            f"cards are a text or card numbers, not {cards!r}", "bad_card"
+        ) from None
 
 
 def deck(size: int) -> tuple[Card, ...]:

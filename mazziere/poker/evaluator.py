@@ -19,22 +19,27 @@ API over NumPy arrays is :func:`mazziere.sim.poker_batch.evaluate_batch`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from mazziere.errors import MalformedAction
-from mazziere.poker.cards import RANK_NAMES, RANK_PLURALS, Card, as_cards, lowest_rank
+from mazziere.poker.cards import CARDS, RANK_NAMES, RANK_PLURALS, Card, as_cards, lowest_rank
 from mazziere.poker.options import Rules
 from mazziere.poker.tables import (
+    CHECK_MASK,
     FLUSH_ADD,
     FLUSH_TEST,
     KEY_MASK,
+    KEY_SPACE,
     MASK_MASK,
     RANK_FIELD,
     SUIT_FIELD,
     Category,
     Tables,
     build_tables,
+    check_keys,
+    check_value,
 )
 
 DEFAULT_RULES = Rules()
@@ -129,60 +134,84 @@ def check_hand(cards: tuple[Card, ...], rules: Rules) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class _Fast:
-    """The single-call path's tables for one rule variant: card -> small packed int (rank key in
-    bits 0-18, 3-bit counts of clubs, diamonds and hearts above), and key sum -> HandRank."""
+class _Lookup:
+    """The checked single call's tables (tables.py, "The checked single call"), with the
+    ``Rules`` object they were last used for."""
 
     rules: Rules
-    pack: dict[int, int]
-    """Card (or card number) of the deck -> packed int; anything else is missing."""
-    flushed: tuple[bool, ...]
-    """Suit counts (bits 19-27 of a sum) -> five of one suit."""
+    values: dict[int, int]
+    """Each card of the deck (keyed by the :class:`Card` itself) -> its check value."""
     plain: tuple[HandRank | None, ...]
+    """Rank key -> the class of the hands with these ranks that are not a flush."""
     flushes: dict[int, HandRank]
+    """Rank key with one flush bit -> the flush's class."""
 
 
 @functools.cache
-def _fast(rules: Rules) -> _Fast:
-    t = tables_for(rules)
-    classes = hand_classes(rules)
-    low = rules.lowest_rank
-    pack: dict[int, int] = {}
-    for c in range(low * 4, 52):
-        suit_bits = 1 << (19 + 3 * (c & 3)) if c & 3 < 3 else 0
-        pack[c] = t.key_list[c] | suit_bits
-    flushed = tuple(v in (0, 5, 5 << 3, 5 << 6) for v in range(512))
-    plain = tuple(classes[r] if r else None for r in t.unsuited_list)
-    flushes = {
-        sum(t.key_list[4 * r] for r in range(13) if m >> r & 1): classes[d]
-        for m, d in enumerate(t.flush_list)
-        if d
-    }
-    return _Fast(rules, pack, flushed, plain, flushes)
+def _lookup_tables(
+    deck: int, ace_low: bool, flush_beats: bool
+) -> tuple[dict[int, int], tuple[HandRank | None, ...], dict[int, HandRank]]:
+    classes = _classes(deck, ace_low, flush_beats)
+    keys = check_keys(deck, ace_low, flush_beats)
+    plain: list[HandRank | None] = [None] * KEY_SPACE
+    for key, dense in keys.items():
+        if key < KEY_SPACE:
+            plain[key] = classes[dense]
+    values: dict[int, int] = {CARDS[c]: check_value(c) for c in range(4 * lowest_rank(deck), 52)}
+    flushes = {key: classes[dense] for key, dense in keys.items() if key >= KEY_SPACE}
+    return values, tuple(plain), flushes
 
 
-_last: list[_Fast] = []
-"""The fast tables of the last rules used (a one-entry cache by identity: hashing a ``Rules``
-costs more than evaluating a hand)."""
+_last = _Lookup(cast(Rules, object()), {}, (), {})
+"""The tables of the last ``Rules`` object used (a one-entry cache by identity: hashing a
+``Rules`` costs more than evaluating a hand). Replaced whole, so threads read a consistent set."""
+
+
+def _use(rules: Rules) -> _Lookup:
+    global _last
+    _last = _Lookup(
+        rules,
+        *_lookup_tables(rules.deck, rules.ace_low_straight, rules.flush_beats_full_house),
+    )
+    return _last
 
 
 def evaluate(cards: str | Iterable[int], rules: Rules = DEFAULT_RULES) -> HandRank:
-    """The rank of five cards (cards, card numbers or text such as ``"AhKhQhJhTh"``)."""
-    if not _last or _last[0].rules is not rules:
-        _last[:] = [_fast(rules)]
-    f = _last[0]
+    """The rank of five cards (cards, card numbers or text such as ``"AhKhQhJhTh"``); anything
+    but five distinct cards of the rules' deck raises :class:`MalformedAction`.
+
+    The five cards' check values are added and masked once, and the result indexes the classes
+    of hands that are not a flush; a flush or a repeated card falls outside that tuple, and
+    only a flush is in the second table (tables.py, "The checked single call"). Whatever these
+    do not know (text, card numbers of another type, a bad hand) takes the readable path, which
+    says what is wrong.
+    """
+    f = _last
+    if f.rules is not rules:
+        f = _use(rules)
+    five: Sequence[int] = cards  # type: ignore[assignment]  # text fails below, then is read
     try:
-        seq: Sequence[int] = cards  # type: ignore[assignment]
-        c0, c1, c2, c3, c4 = seq
-        p = f.pack
-        s = p[c0] + p[c1] + p[c2] + p[c3] + p[c4]
-        distinct = len({c0, c1, c2, c3, c4}) == 5
-    except (KeyError, TypeError, ValueError):
-        distinct = False
-    if not distinct:  # not five distinct cards of the deck: say why
-        hand = as_cards(cards)
-        check_hand(hand, rules)
-        s = sum(f.pack[c] for c in hand)
-    if f.flushed[s >> 19]:
-        return f.flushes[s & KEY_MASK]
-    return f.plain[s & KEY_MASK]  # type: ignore[return-value]
+        a, b, c, d, e = five
+    except (TypeError, ValueError):
+        return _evaluate_slowly(cards, rules)
+    v = f.values
+    try:
+        s = v[a] + v[b] + v[c] + v[d] + v[e]
+        return f.plain[s & CHECK_MASK]  # type: ignore[return-value]  # never None: tested
+    except IndexError:  # a flush bit or a repeat bit is set
+        flush = f.flushes.get(s & CHECK_MASK)
+        if flush is not None:
+            return flush
+    except (KeyError, TypeError):  # not cards of the deck
+        pass
+    return _evaluate_slowly((a, b, c, d, e) if isinstance(cards, Iterator) else cards, rules)
+
+
+def _evaluate_slowly(cards: str | Iterable[int], rules: Rules) -> HandRank:
+    """The readable path: read the cards, refuse anything but five distinct cards of the deck,
+    rank them with :func:`rank_of`."""
+    if isinstance(cards, Iterator):  # already read by the fast path: its count is lost
+        raise MalformedAction("a hand has five cards", "bad_hand")
+    hand = as_cards(cards)
+    check_hand(hand, rules)
+    return hand_classes(rules)[rank_of(hand, tables_for(rules))]

@@ -8,23 +8,45 @@ from __future__ import annotations
 from typing import Any
 
 from mazziere.errors import OptionError
+from mazziere.fields import check_values
 from mazziere.game import GameSession, Step, TableRules, bot_random, event_rows, seed_rng
 from mazziere.poker import actions as PA
 from mazziere.poker import engine as poker
 from mazziere.poker.bots import LEVELS, find_bot
 from mazziere.poker.events import Event
 from mazziere.poker.options import Rules
+from mazziere.poker.presets import find_preset
 
 HUMAN, COMPUTER = 0, 1
 DEFAULT_LEVEL = "normal"
 """The computer's level at a table that names none."""
-DEFAULT_DECK = Rules().deck
-"""The deck of a table that names none."""
+DEFAULT_PRESET = "classic"
+"""The rule set of a table that names none."""
 
 
 def poker_rules(config: dict[str, Any]) -> Rules:
-    deck = int(config.get("deck", DEFAULT_DECK))
-    return Rules(deck=deck)
+    """A table's rules: its preset with its options over it (JSON lists become tuples), checked
+    by :class:`~mazziere.poker.options.Rules` (an unknown option or a value out of its bounds
+    is an OptionError). A table stored before presets named only its ``deck``."""
+    rules = find_preset(str(config.get("preset", DEFAULT_PRESET)))
+    options = config.get("options")
+    if options is None:
+        options = {"deck": config["deck"]} if "deck" in config else {}
+    if not isinstance(options, dict):
+        raise OptionError("options are an object of option names and values", "bad_options")
+    check_values(Rules, options)
+    return rules.with_options(**options) if options else rules
+
+
+def playable(rules: Rules) -> Rules:
+    """``rules`` if a game can start with them: both bankrolls pay the first ante (a player
+    who cannot is out before the first deal, draw-poker.md "End of the game")."""
+    if rules.bankroll < rules.ante:
+        raise OptionError(
+            f"bankroll {rules.bankroll} cannot pay the first ante of {rules.ante}",
+            "bad_combination",
+        )
+    return rules
 
 
 def check_or_fold(legal: list[str], owed: int = 0) -> str:
@@ -67,11 +89,17 @@ class PokerSession(GameSession):
 
     @staticmethod
     def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
+        """The computer's ``level``, a ``preset`` and ``options`` over it (ante, bankroll,
+        deck...), checked by the rules before any table exists."""
         level = str(body.get("level") or DEFAULT_LEVEL)
         if level not in LEVELS:
             raise OptionError(f"unknown level {level!r}: {', '.join(LEVELS)}", "unknown_level")
-        config = {"level": level, "deck": int(body.get("deck") or DEFAULT_DECK)}
-        poker_rules(config)
+        config = {
+            "level": level,
+            "preset": str(body.get("preset") or DEFAULT_PRESET),
+            "options": dict(body.get("options") or {}),
+        }
+        playable(poker_rules(config))
         return config, 2
 
     @classmethod
@@ -128,6 +156,9 @@ class PokerSession(GameSession):
             "seat": v.seat,
             "deck": self.rules.deck,
             "level": self.level,
+            "ante": self.rules.ante,
+            "max_raises": self.rules.max_raises,
+            "max_replace": self.rules.max_replace,
             "deal_no": v.deal_no,
             "first": v.first,
             "phase": v.phase.value,

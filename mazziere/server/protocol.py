@@ -107,6 +107,79 @@ class Hello(_Msg, tag="hello"):
     tables: list[int]
 
 
+# ------------------------------------------------------------------------- table notes
+class _Note(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="note"):
+    """One line of a table's running log (``log`` of the ``table`` message), typed by ``note``:
+    a client words it in its own language and names players by their names."""
+
+
+class Seated(_Note, tag="seated"):
+    """``name`` sat down at ``seat``."""
+
+    seat: int
+    name: str
+
+
+class SeatLeft(_Note, tag="left"):
+    """``name`` left ``seat``."""
+
+    seat: int
+    name: str
+
+
+class Substituted(_Note, tag="substituted"):
+    """``name`` left a game in progress; a computer player (``bot``) takes ``seat``."""
+
+    seat: int
+    name: str
+    bot: str
+
+
+class SeatHeld(_Note, tag="held"):
+    """``name`` lost the connection; ``seat`` is held for a while."""
+
+    seat: int
+    name: str
+
+
+class HandStarted(_Note, tag="hand_started"):
+    """Hand record ``hand`` started; ``commitment`` is the SHA-256 of its seed (the seed is
+    revealed in the hand's history once it is over)."""
+
+    hand: int
+    commitment: str
+
+
+class HandOver(_Note, tag="hand_over"):
+    """Hand record ``hand`` is over; ``result`` is the game's outcome (winner, reason...)."""
+
+    hand: int
+    result: dict[str, Any]
+
+
+class TimedOut(_Note, tag="timed_out"):
+    """The decision time of ``name`` at ``seat`` ran out and the server decided: ``actions``
+    are the moves it made, structured like ``legal`` (``{"text", "kind", ...fields}``); none
+    when the time-out itself ended the game (two-player online UNO)."""
+
+    seat: int
+    name: str
+    actions: list[dict[str, Any]]
+
+
+class SessionClosed(_Note, tag="session_closed"):
+    """The table's money session closed (``reason``: ``left``, ``disconnected``, ``restart``);
+    ``credited`` cents went back to the wallet."""
+
+    reason: str
+    credited: int
+
+
+TableNote = (
+    Seated | SeatLeft | Substituted | SeatHeld | HandStarted | HandOver | TimedOut | SessionClosed
+)
+
+
 class TableUpdate(_Msg, tag="table"):
     """The table as this player may see it, after every change. ``view`` is the game's view
     for this seat only; ``events`` what this seat may see of what just happened."""
@@ -127,7 +200,9 @@ class TableUpdate(_Msg, tag="table"):
     ``session_closed`` (``credited``, ``reason``) and ``auto_played`` (``seat``)."""
     time_left: float | None
     """Seconds left for the pending decision (``None``: no timer runs)."""
-    log: list[str]
+    log: list[TableNote]
+    """The table's last notes, oldest first (who sat down or left, hands started and over,
+    time-outs, sessions closed), each typed by ``note``."""
 
 
 class Error(_Msg, tag="error"):

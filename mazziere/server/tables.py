@@ -78,7 +78,7 @@ class TableActor:
         self.credit: int | None = None
         """The casino session's credit, kept in step with the ledger (read once at recovery)."""
         self.lock = asyncio.Lock()
-        self.log: deque[str] = deque(maxlen=40)
+        self.log: deque[P.TableNote] = deque(maxlen=40)
         self.timers = TableTimers(srv)
 
     # ------------------------------------------------------------------------------ helpers
@@ -102,8 +102,8 @@ class TableActor:
     def _players(self) -> list[dict[str, Any]]:
         return [{"account": s.account, "name": s.username, "bot": s.bot} for s in self.seats]
 
-    def _note(self, text: str) -> None:
-        self.log.append(text)
+    def _note(self, note: P.TableNote) -> None:
+        self.log.append(note)
 
     # ------------------------------------------------------------------------------ lobby
     async def join(self, account: int, username: str) -> int:
@@ -117,7 +117,7 @@ class TableActor:
                     raise TableError("no free seat at this table", "table_full")
                 seat = free[0]
                 self.seats[seat].account, self.seats[seat].username = account, username
-                self._note(f"{username} sits at seat {seat}")
+                self._note(P.Seated(seat=seat, name=username))
             info = self.seats[seat]
             info.connected = True
             info.held_until = None
@@ -148,7 +148,7 @@ class TableActor:
                 await self._apply_and_store([(seat, own, "player")])
             elif self.rules.on_leave == "substitute":
                 info.bot = self.rules.substitute_bot
-                self._note(f"{info.username} left; a computer player takes seat {seat}")
+                self._note(P.Substituted(seat=seat, name=info.username, bot=info.bot))
             else:  # forfeit: the game ends with the leaver's loss; the hand record is closed
                 assert self.hand_id is not None
                 async with self.srv.db.write() as db:
@@ -166,7 +166,7 @@ class TableActor:
         if seat in self.rules.fixed_bots:
             keep_bot = self.rules.fixed_bots[seat]
         self.seats[seat] = SeatInfo(bot=keep_bot)
-        self._note(f"{name} left seat {seat}")
+        self._note(P.SeatLeft(seat=seat, name=name))
 
     async def _farewell(self, account: int, events: list[dict[str, Any]]) -> None:
         """The leaver's last update: what happened as it left (session closed, credit)."""
@@ -208,7 +208,7 @@ class TableActor:
             self.credit = credit_after
         self.status = "playing"
         self.state_no += 1
-        self._note(f"hand {hand.id} starts (seed commitment {game_commitment(seed)[:12]})")
+        self._note(P.HandStarted(hand=hand.id, commitment=game_commitment(seed)))
         for i in range(len(self.seats)):
             self.seats[i].pending.append({"type": "hand_started", "id": hand.id})
         await self._run_bots_and_store()
@@ -308,10 +308,17 @@ class TableActor:
                             wired[text] = self.kind.event_wire(text)
                         info.pending.append(wired[text])
             if step.actor == "server":
-                self._note(f"time ran out: the server played '{step.action}' for seat {step.seat}")
+                self._note(
+                    P.TimedOut(
+                        seat=step.seat,
+                        name=self.seats[step.seat].username,
+                        actions=[self.kind.action_wire(text) for text in step.moves],
+                    )
+                )
         if self.session.is_over:
+            assert self.hand_id is not None
             self.status = "open"
-            self._note(f"hand {self.hand_id} over: {self.session.result()}")
+            self._note(P.HandOver(hand=self.hand_id, result=self.session.result()))
         self._schedule_decision()
 
     # ------------------------------------------------------------------------------ casino
@@ -373,7 +380,7 @@ class TableActor:
             rest = await money.close(db, self.casino_session, why)
         self.casino_session = None
         self.credit = None
-        self._note(f"casino session closed ({why}); {rest} cents credited to the wallet")
+        self._note(P.SessionClosed(reason=why, credited=rest))
         for info in self.seats:
             if info.account is not None:
                 info.pending.append({"type": "session_closed", "credited": rest, "reason": why})
@@ -413,7 +420,7 @@ class TableActor:
         info = self.seats[seat]
         info.connected = False
         info.held_until = self.srv.clock.now() + self.srv.settings.hold_seconds
-        self._note(f"{info.username} lost the connection; seat {seat} held")
+        self._note(P.SeatHeld(seat=seat, name=info.username))
         self.timers.hold(
             seat, self.srv.settings.hold_seconds, lambda: self.on_hold_expired(seat, account)
         )

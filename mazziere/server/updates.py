@@ -22,7 +22,7 @@ def table_update(
     session: GameSession | None,
     events: list[dict[str, Any]],
     time_left: float | None,
-    log: Sequence[str],
+    log: Sequence[P.TableNote],
     extra_view: dict[str, Any] | None = None,
 ) -> P.TableUpdate:
     """The update for ``seat`` (``None``: one who just left, who sees no game any more).

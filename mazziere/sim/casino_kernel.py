@@ -40,7 +40,8 @@ import numpy.typing as npt
 from numba import njit
 
 from mazziere.cards.uno import FULL_DECK, WILD4_FACE, WILD_FACE
-from mazziere.casino.rules import CasinoRules
+from mazziere.casino.rules import MAX_MULTIPLIER, CasinoRules
+from mazziere.sim.splitmix_kernel import mix, next64, randbelow
 from mazziere.uno.presets import CASINO
 
 __all__ = [
@@ -100,16 +101,8 @@ def _check_rules() -> None:
 
 # ---------------------------------------------------------------- constants (frozen by numba)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_SH30 = np.uint64(30)
-_SH27 = np.uint64(27)
-_SH31 = np.uint64(31)
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
-_REM_TABLE = 129
-_REM = np.array([(1 << 64) % n if n else 0 for n in range(_REM_TABLE)], dtype=np.uint64)
-"""``2**64 % n`` for the small ``n`` of shuffles and ties (saves one division per draw)."""
 
 _DECK = np.array([int(c) for c in FULL_DECK], dtype=np.int64)
 _NCARDS = len(FULL_DECK)
@@ -119,7 +112,7 @@ _SKIP = 10
 _REVERSE = 11
 _DRAW2 = 12
 _START_MULT = 3
-_MAX_MULT = 3
+_MAX_MULT = MAX_MULTIPLIER  # the rule, written once in casino/rules.py
 
 _PLAYER = 0
 _BANK = 1
@@ -148,38 +141,14 @@ _check_rules()
 
 
 # ---------------------------------------------------------------- SplitMix64 (mazziere.rng)
-@_jit
-def _mix(z: np.uint64) -> np.uint64:
-    z = (z ^ (z >> _SH30)) * _MIX1
-    z = (z ^ (z >> _SH27)) * _MIX2
-    return z ^ (z >> _SH31)
-
-
-@_jit
-def _next64(rng: U64Array, k: int) -> np.uint64:
-    s = rng[k] + _GOLDEN
-    rng[k] = s
-    return _mix(s)
-
-
-@_jit
-def _randbelow(rng: U64Array, k: int, n: int) -> int:
-    """``SplitMixRng.randbelow``: reject outputs at or above the largest multiple of ``n``
-    below 2**64, then ``x % n``."""
-    un = np.uint64(n)
-    rem = _REM[n] if n < _REM_TABLE else (_U0 - un) % un
-    limit = _U0 - rem
-    while True:
-        x = _next64(rng, k)
-        if rem == _U0 or x < limit:
-            return int(x % un)
+# written once, in mazziere.sim.splitmix_kernel: next64, randbelow, mix
 
 
 @_jit
 def _round_seed(master: np.uint64, index: np.uint64) -> np.uint64:
     """Output number ``index`` (from 0) of ``SplitMixRng(master)``: random access into the
     stream, state ``master + (index + 1) * golden``."""
-    return _mix(master + (index + _U1) * _GOLDEN)
+    return mix(master + (index + _U1) * _GOLDEN)
 
 
 def round_seed(master: int, index: int) -> int:
@@ -278,7 +247,7 @@ def _pick(rng: U64Array, ties: I64Array, nt: int) -> int:
     """strategy ``_pick``: the only option, or one at random."""
     if nt == 1:
         return ties[0]  # type: ignore[no-any-return]
-    return ties[_randbelow(rng, _STRATEGY_RNG, nt)]  # type: ignore[no-any-return]
+    return ties[randbelow(rng, _STRATEGY_RNG, nt)]  # type: ignore[no-any-return]
 
 
 @_jit
@@ -486,14 +455,14 @@ def _round(
     """One round on ``SplitMixRng(seed)``: (player_won, multiplier, turns, reason code)."""
     # new_round: strategy = src.spawn(); the engine copies src and spawns the hand's source
     rng[_STRATEGY_RNG] = seed
-    strategy_seed = _next64(rng, _STRATEGY_RNG)
-    hand_seed = _next64(rng, _STRATEGY_RNG)
+    strategy_seed = next64(rng, _STRATEGY_RNG)
+    hand_seed = next64(rng, _STRATEGY_RNG)
     rng[_STRATEGY_RNG] = strategy_seed
     rng[_HAND_RNG] = hand_seed
     for i in range(_NCARDS):
         pile[i] = _DECK[i]
     for i in range(_NCARDS - 1, 0, -1):
-        j = _randbelow(rng, _HAND_RNG, i + 1)
+        j = randbelow(rng, _HAND_RNG, i + 1)
         t = pile[i]
         pile[i] = pile[j]
         pile[j] = t
@@ -513,7 +482,7 @@ def _round(
         c = pile[n]
         if c < _WILD and c % 13 <= 9:
             break
-        p = _randbelow(rng, _HAND_RNG, n + 1)
+        p = randbelow(rng, _HAND_RNG, n + 1)
         for q in range(n, p, -1):
             pile[q] = pile[q - 1]
         pile[p] = c

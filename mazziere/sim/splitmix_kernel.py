@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-__all__ = ["I64Array", "U64Array", "jit", "next64", "randbelow", "shuffle"]
+__all__ = ["I64Array", "U64Array", "jit", "mix", "next64", "randbelow", "shuffle"]
 
 I64Array = npt.NDArray[np.int64]
 U64Array = npt.NDArray[np.uint64]
@@ -39,14 +39,25 @@ def jit(fn: F) -> F:
     return cast(F, njit(cache=True)(fn))
 
 
+_REM_TABLE = 129
+_REM = np.array([(1 << 64) % n if n else 0 for n in range(_REM_TABLE)], dtype=np.uint64)
+"""``2**64 % n`` for the small ``n`` of shuffles and ties (saves one division per draw)."""
+
+
+@jit
+def mix(z: np.uint64) -> np.uint64:
+    """SplitMix64's output function of a state."""
+    z = (z ^ (z >> _SH30)) * _MIX1
+    z = (z ^ (z >> _SH27)) * _MIX2
+    return z ^ (z >> _SH31)
+
+
 @jit
 def next64(rng: U64Array, k: int) -> np.uint64:
     """One SplitMix64 output of source ``rng[k]`` (``SplitMixRng.next64``)."""
     s = rng[k] + _GOLDEN
     rng[k] = s
-    z = (s ^ (s >> _SH30)) * _MIX1
-    z = (z ^ (z >> _SH27)) * _MIX2
-    return z ^ (z >> _SH31)  # type: ignore[no-any-return]
+    return mix(s)
 
 
 @jit
@@ -55,7 +66,7 @@ def randbelow(rng: U64Array, k: int, n: int) -> int:
     below 2**64 are rejected, then ``x % n`` (``SplitMixRng.randbelow``; ``n == 1`` still
     consumes one output)."""
     un = np.uint64(n)
-    rem = (_U0 - un) % un  # 2**64 % n
+    rem = _REM[n] if n < _REM_TABLE else (_U0 - un) % un  # 2**64 % n
     limit = _U0 - rem  # 2**64 - rem (only used when rem != 0)
     while True:
         x = next64(rng, k)

@@ -1,82 +1,73 @@
-"""The UNO engine's pure API: ``new_game``, ``legal_actions``, ``apply``, ``view``.
+"""The UNO engine's functional API over :class:`~mazziere.uno.game.Game`: ``new_game``,
+``legal_actions``, ``apply`` (a copy, then ``push``), ``view``.
 
 >>> from mazziere.uno import find_preset, new_game, legal_actions, apply
 >>> s = new_game(find_preset("mattel"), 2, rng=7)
 >>> acts = legal_actions(s, s.current)
 >>> s2, events = apply(s, s.current, acts[0])
->>> s2 is not s and s2.total_turns + s2.turns >= 0
+>>> s2 is not s and s2.clock == s.clock + 1
 True
 
 A game is replayed exactly from (rules, seed, actions). ``apply`` never changes its input: it
-works on a copy (:class:`~mazziere.uno.machine.Machine`) and returns a new state with the
-events of the action; a refused action raises a typed error and the caller's state is intact.
+copies the game and pushes the action on the copy; a refused action raises a typed error. To
+play many actions fast, push them on one :class:`Game` instead.
 """
 
 from __future__ import annotations
 
-from mazziere.errors import MalformedAction
-from mazziere.rng import Rng, make_rng
+from mazziere.rng import Rng
 from mazziere.uno.actions import Action
 from mazziere.uno.events import Event
-from mazziere.uno.machine import Machine
+from mazziere.uno.game import Game
 from mazziere.uno.options import Rules
-from mazziere.uno.state import Phase, State
+from mazziere.uno.state import OVER
 from mazziere.uno.view import View
 
 
 def new_game_with_events(
     rules: Rules, seats: int, rng: Rng | int | str | bytes | None = None
-) -> tuple[State, list[Event]]:
+) -> tuple[Game, list[Event]]:
     """A new match and the events of its start (dealer choice, deal, first card)."""
-    if not isinstance(rules, Rules):
-        raise MalformedAction("rules must be a mazziere.uno.Rules (see find_preset)")
-    m = Machine.start(rules, seats, make_rng(rng).copy())
-    return m.freeze(), m.events
+    g = Game.new(rules, seats, rng)
+    return g, g.events
 
 
-def new_game(rules: Rules, seats: int, rng: Rng | int | str | bytes | None = None) -> State:
+def new_game(rules: Rules, seats: int, rng: Rng | int | str | bytes | None = None) -> Game:
     """A new match of ``seats`` players. ``rng``: a seed for a reproducible game, a
     :class:`~mazziere.rng.Rng`, or ``None`` for a fresh OS-seeded cryptographic source."""
-    return new_game_with_events(rules, seats, rng)[0]
+    return Game.new(rules, seats, rng)
 
 
-def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
-    """What ``seat`` may do now, in a stable order: plays (by card, then colour/target),
-    several-card plays, draw/pass/accept/challenge, then UNO call and catches. Out-of-turn
-    actions (catch, jump-in, a third-party challenge) appear for seats whose turn it is not.
-    Server-only actions (``timeout``, ``end_hand``) and ``leave`` are never listed."""
-    if state.phase is Phase.OVER or not 0 <= seat < state.players:
-        return ()
-    return tuple(Machine.thaw(state, readonly=True).legal(seat))
+def legal_actions(state: Game, seat: int) -> tuple[Action, ...]:
+    """What ``seat`` may do now (see :meth:`Game.legal_actions`)."""
+    return state.legal_actions(seat)
 
 
-def all_legal_actions(state: State) -> tuple[tuple[int, Action], ...]:
+def all_legal_actions(state: Game) -> tuple[tuple[int, Action], ...]:
     """Every (seat, action) pair allowed now: the current seat first, then the others in
     seat order after it."""
-    if state.phase is Phase.OVER:
+    if state.phase is OVER:
         return ()
-    m = Machine.thaw(state, readonly=True)
     out: list[tuple[int, Action]] = []
     for k in range(state.players):
         seat = (state.current + k) % state.players
-        out.extend((seat, a) for a in m.legal(seat))
+        out.extend((seat, a) for a in state.legal_actions(seat))
     return tuple(out)
 
 
-def apply(state: State, seat: int, action: Action | str) -> tuple[State, list[Event]]:
-    """Apply ``seat``'s action (an :class:`Action` or its text form). Raises
-    :class:`~mazziere.errors.IllegalAction` (and subclasses) or ``MalformedAction``."""
-    if isinstance(action, str):
-        action = Action.parse(action)
-    m = Machine.thaw(state)
-    m.act(seat, action)
-    return m.freeze(), m.events
+def apply(state: Game, seat: int, action: Action | str) -> tuple[Game, list[Event]]:
+    """Apply ``seat``'s action (an :class:`Action` or its text form) to a copy of ``state``.
+    Raises :class:`~mazziere.errors.IllegalAction` (and subclasses) or ``MalformedAction``."""
+    g = state.copy()
+    # push's default seat (the seat to act) is not the functional API's: None is refused
+    events = g._push_checked(action, seat) if seat is None else g.push(action, seat)
+    return g, events
 
 
-def view(state: State, seat: int | None) -> View:
+def view(state: Game, seat: int | None) -> View:
     """What ``seat`` may see (``None``: a spectator, who sees no hand)."""
     own = seat is not None and 0 <= seat < state.players
-    legal = legal_actions(state, seat) if own and seat is not None else ()
+    legal = state.legal_actions(seat) if own and seat is not None else ()
     return View(
         seat=seat,
         rules=state.rules,
@@ -86,7 +77,7 @@ def view(state: State, seat: int | None) -> View:
         phase=state.phase,
         current=state.current,
         direction=state.direction,
-        hand=state.hands[seat] if own and seat is not None else (),
+        hand=tuple(state.hands[seat]) if own and seat is not None else (),
         hand_counts=tuple(len(h) for h in state.hands),
         top=state.discard[-1],
         color=state.color,
@@ -111,10 +102,10 @@ def view(state: State, seat: int | None) -> View:
 
 def replay(
     rules: Rules, seats: int, seed: Rng | int | str | bytes, actions: list[tuple[int, Action | str]]
-) -> tuple[State, list[Event]]:
+) -> tuple[Game, list[Event]]:
     """Replay a game from (rules, seed, actions); returns the final state and all events."""
-    state, events = new_game_with_events(rules, seats, seed)
+    g = Game.new(rules, seats, seed)
+    events = list(g.events)
     for seat, action in actions:
-        state, ev = apply(state, seat, action)
-        events.extend(ev)
-    return state, events
+        events.extend(g.push(action, seat))
+    return g, events

@@ -12,6 +12,7 @@ An event names its ``private_to`` fields: for any seat but the owner those field
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -287,3 +288,35 @@ class MatchEnded(Event):
     match_points: tuple[int, ...]
     victory_points: tuple[int, ...]
     reason: str
+
+
+# ---------------------------------------------------------------------- shared instances
+# Events are frozen values, so the engine's hottest ones are made once per distinct value and
+# shared (a dict lookup instead of a frozen dataclass's field-by-field construction).
+
+
+@functools.cache
+def played_one(seat: int, card: Card, color: Color | None) -> Played:
+    """``Played`` of one card, no target, not a jump-in."""
+    return Played(seat, (card,), color, None, False)
+
+
+@functools.cache
+def drew_one(seat: int, card: Card, reason: str) -> Drew:
+    """``Drew`` of one card."""
+    return Drew(seat, (card,), 1, reason)
+
+
+@functools.cache
+def skipped(seat: int) -> Skipped:
+    return Skipped(seat)
+
+
+@functools.cache
+def passed(seat: int, reason: str) -> Passed:
+    return Passed(seat, reason)
+
+
+@functools.cache
+def reversed_to(direction: int) -> Reversed:
+    return Reversed(direction)

@@ -20,7 +20,7 @@ def rank(card: int) -> int:
     return card % 13
 
 
-def matches(card: int, top: int, color: int, rules: Rules) -> bool:
+def matches(card: int, top: int, color: int | None, rules: Rules) -> bool:
     """Card on top by colour (the current colour), number or symbol; wilds always match.
 
     +4 legality is separate (:func:`wild4_legal`). With ``reverse_skip_same`` Skip and Reverse
@@ -46,7 +46,7 @@ def matches(card: int, top: int, color: int, rules: Rules) -> bool:
     )
 
 
-def wild4_legal(rest: Iterable[int], top: int, color: int, rules: Rules) -> bool:
+def wild4_legal(rest: Iterable[int], top: int, color: int | None, rules: Rules) -> bool:
     """Whether a +4 is legal given the player's other cards ``rest``.
 
     ``color`` (000/004/Mattel): no other card of the current colour. ``any_playable`` (003): no

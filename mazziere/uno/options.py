@@ -201,7 +201,8 @@ class Rules:
     )
     victory_points: bool = option(
         False,
-        "Four-player tables: 12/6/2/0 by final rank (teams: 10/6/4/0) (004).",
+        "Four-player tables: 12/6/2/0 by final rank (teams: 10/6/4/0) (004); tables of other "
+        "sizes play without them.",
     )
 
     # --- online operator (004) -------------------------------------------------------------
@@ -305,10 +306,6 @@ class Rules:
             raise OptionError(
                 f"teams are 2 vs 2 (004 'coppia'): exactly 4 players, not {players}",
                 "bad_player_count",
-            )
-        if self.victory_points and players != 4:
-            raise OptionError(
-                "victory points are defined for four-player tables only (004)", "bad_player_count"
             )
         sizes = self.hand_sizes or (self.hand_size,) * players
         deck = 100 if players == 2 and self.two_player_reverse == "removed" else 108

@@ -45,6 +45,7 @@ ONLINE = Rules(
     turn_time_limit=30.0,
     autoplay=True,
     abandonment=True,
+    victory_points=True,  # awarded at four-player tables (004); 2-3 players play without
 )
 
 HOUSE = Rules(

@@ -3,15 +3,17 @@ bots, timers (seed 004)."""
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from mazziere import wire
 from mazziere.cards.uno import Card
+from mazziere.fields import check_values
 from mazziere.game import GameSession, Step, TableRules, bot_random, event_rows, seed_rng
 from mazziere.textevents import TextEvent
-from mazziere.uno import Action, Rules, State, apply, find_preset, new_game, view
+from mazziere.uno import Action, Phase, Rules, State, apply, find_preset, new_game, view
 from mazziere.uno import actions as A
+from mazziere.uno.autoplay import choose_autoplay
 from mazziere.uno.bots import find_bot
 from mazziere.uno.events import Event
 from mazziere.uno.view import View
@@ -27,6 +29,7 @@ DEFAULT_BOTS = "greedy"
 def rules_from(preset: str, options: dict[str, Any]) -> Rules:
     """A preset plus option overrides (JSON lists become tuples); errors are OptionErrors."""
     rules = find_preset(preset)
+    check_values(Rules, options)
     fixed: dict[str, Any] = {}
     for k, v in options.items():
         fixed[k] = (
@@ -194,7 +197,13 @@ class UnoSession(GameSession):
         return Step(seat, action, actor, event_rows(events))
 
     def timeout(self, seat: int) -> Step:
-        return self.apply(seat, "timeout", "server")
+        """The engine's ``timeout`` (seed 004 auto-play), naming the moves it made."""
+        played = () if self._time_out_ends_match() else autoplay_moves(self.state, seat)
+        return replace(self.apply(seat, "timeout", "server"), played=played)
+
+    def _time_out_ends_match(self) -> bool:
+        """Two-player online UNO: a time-out abandons the match (004), playing nothing."""
+        return self.rules.abandonment and self.players == 2
 
     def bot_move(self, seat: int) -> str | None:
         name = self.bots.get(seat)
@@ -205,6 +214,30 @@ class UnoSession(GameSession):
             return None
         act = find_bot(name).act(v, bot_random(self.seed, self.seq * 16 + seat))
         return None if act is None else str(act)
+
+
+def autoplay_moves(state: State, seat: int) -> tuple[str, ...]:
+    """The moves seed 004's auto-play makes for ``seat`` when its time runs out, as action
+    texts: one decision at a time with :func:`~mazziere.uno.autoplay.choose_autoplay` (the
+    engine's own choice), until a card is played, a drawn card kept or played, or a pending
+    draw taken (``draw`` then ``pass``; ``uno`` then ``R3``...). Names them for the table's log;
+    the engine's ``timeout`` action makes them (a test checks both agree)."""
+    moves: list[str] = []
+    for _ in range(4):
+        v = view(state, seat)
+        if v.phase is Phase.OVER or v.current != seat:
+            break
+        legal = [a for a in v.legal if not isinstance(a, A.Catch)]
+        if not legal:
+            break
+        action = choose_autoplay(legal, v.hand, v.phase)
+        moves.append(str(action))
+        state, _ = apply(state, seat, action)
+        if v.phase is Phase.PLAY and not isinstance(action, (A.Draw, A.CallUno)):
+            break
+        if v.phase in (Phase.DRAWN, Phase.PENDING):
+            break
+    return tuple(moves)
 
 
 UNO_OPTION_NAMES = tuple(f.name for f in fields(Rules))

@@ -1,16 +1,27 @@
-"""The UNO game state: a frozen value holding everything, hidden parts included.
+"""The UNO game state: one mutable object holding everything, hidden parts included, and the
+effects every rule shares (seats, drawing, advancing the turn, skips, pending +2/+4 draws).
 
-Only :func:`mazziere.uno.view` output may leave the server; a ``State`` holds the draw pile
+Only :func:`mazziere.uno.view` output may leave the server; a ``GameData`` holds the draw pile
 order, every hand and the random source, so it is for the engine, storage and replays.
+
+The playable object is :class:`mazziere.uno.game.Game` (this class plus legal actions and
+``push``); dealing (:mod:`mazziere.uno.dealing`) and scoring (:mod:`mazziere.uno.scoring`) are
+functions over a ``GameData``. A state changes in place, action by action, like python-chess's
+``Board``: ``copy()`` gives an independent one (the pure :func:`mazziere.uno.apply` copies
+first). The hot parts are lists changed in place (draw pile, discards, ``last_draw``, the list
+of hands); hands and everything else are tuples replaced when they change.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any, Self
 
 from mazziere.cards.uno import Card, Color
 from mazziere.rng import Rng
+from mazziere.uno import events as E
+from mazziere.uno.events import Drew, drew_one, skipped
 from mazziere.uno.options import Rules
 
 
@@ -29,6 +40,9 @@ class Phase(StrEnum):
     """The match has ended."""
 
 
+PLAY, DRAWN, PENDING, COLOR, OVER = Phase.PLAY, Phase.DRAWN, Phase.PENDING, Phase.COLOR, Phase.OVER
+
+
 @dataclass(frozen=True, slots=True)
 class MatchResult:
     """How a match ended. Sides are seats, or teams 0 (seats 0+2) and 1 (seats 1+3)."""
@@ -41,9 +55,70 @@ class MatchResult:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class State:
-    """Everything about a match in progress. Treat as immutable; advance with ``apply``."""
+FIELDS: tuple[str, ...] = (
+    "rules",
+    "players",
+    "match_rng",
+    "rng",
+    "commitment",
+    "hand_no",
+    "dealer",
+    "hands",
+    "draw_pile",
+    "discard",
+    "removed",
+    "color",
+    "direction",
+    "current",
+    "phase",
+    "pending",
+    "stack_w4",
+    "stack_color",
+    "w4_by",
+    "w4_legal",
+    "drawn",
+    "uno_seat",
+    "uno_called",
+    "uno_ready",
+    "active",
+    "in_hand",
+    "scores",
+    "seat_points",
+    "hands_won",
+    "last_draw",
+    "last_hand_cards",
+    "eliminated_order",
+    "tiebreak",
+    "passes",
+    "turns",
+    "total_turns",
+    "clock",
+    "result",
+)
+"""Every field of the game, in order; ``events`` and the legal-action cache are not state."""
+
+
+_LISTS = frozenset({"draw_pile", "discard", "last_draw"})
+_TUPLES = frozenset(
+    {
+        "removed",
+        "active",
+        "in_hand",
+        "scores",
+        "seat_points",
+        "hands_won",
+        "last_hand_cards",
+        "eliminated_order",
+        "tiebreak",
+    }
+)
+
+
+class GameData:
+    """Everything about a match in progress (see module docstring). Change it only through
+    :meth:`mazziere.uno.game.Game.push`; read any field freely."""
+
+    __slots__ = (*FIELDS, "_legal", "_legal_seat", "events")
 
     rules: Rules
     players: int
@@ -52,9 +127,12 @@ class State:
     commitment: str
     hand_no: int
     dealer: int
-    hands: tuple[tuple[Card, ...], ...]
-    draw_pile: tuple[Card, ...]
-    discard: tuple[Card, ...]
+    hands: list[tuple[Card, ...]]
+    """Each seat's hand; a hand is a tuple, rebuilt when it changes."""
+    draw_pile: list[Card]
+    """The pile to draw from; the next card drawn is the last."""
+    discard: list[Card]
+    """The discard pile; the top card is the last."""
     removed: tuple[Card, ...]
     color: Color | None
     direction: int
@@ -74,7 +152,8 @@ class State:
     scores: tuple[int, ...]
     seat_points: tuple[int, ...]
     hands_won: tuple[int, ...]
-    last_draw: tuple[int, ...]
+    last_draw: list[int]
+    """The ``clock`` at each seat's latest draw (-1: never): "whoever drew last loses"."""
     last_hand_cards: tuple[int, ...]
     eliminated_order: tuple[int, ...]
     tiebreak: tuple[int, ...]
@@ -83,6 +162,62 @@ class State:
     total_turns: int
     clock: int
     result: MatchResult | None
+    events: list[E.Event]
+    """The events of the action being applied (the last ``push``'s)."""
+    _legal: tuple[Any, ...]
+    _legal_seat: int
+
+    # ------------------------------------------------------------------ values
+    def copy(self) -> Self:
+        """An independent copy: lists and the random sources are copied, tuples shared."""
+        c = type(self)()
+        for name in FIELDS:
+            setattr(c, name, getattr(self, name))
+        c.match_rng, c.rng = self.match_rng.copy(), self.rng.copy()
+        c.hands = list(self.hands)
+        c.draw_pile, c.discard = list(self.draw_pile), list(self.discard)
+        c.last_draw = list(self.last_draw)
+        c.events = []
+        c._legal, c._legal_seat = self._legal, self._legal_seat
+        return c
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with some fields changed (for tests and tools that set up a position; the
+        result is not checked: :func:`mazziere.uno.parse_position` is)."""
+        unknown = set(changes) - set(FIELDS)
+        if unknown:
+            raise TypeError(f"a UNO state has no field {sorted(unknown)[0]!r}")
+        c = self.copy()
+        for name, value in changes.items():
+            if name == "hands":
+                value = [tuple(h) for h in value]
+            elif name in _LISTS:
+                value = list(value)
+            elif name in _TUPLES:
+                value = tuple(value)
+            setattr(c, name, value)
+        c._legal_seat = -1
+        return c
+
+    def _assign(self, other: GameData) -> None:
+        """Take every field of ``other`` (a worked-on copy of this state)."""
+        for name in FIELDS:
+            setattr(self, name, getattr(other, name))
+        self.events = other.events
+        self._legal_seat = -1
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameData):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} hand {self.hand_no} seat {self.current} to act, "
+            f"phase {self.phase.value}, top {self.discard[-1] if self.discard else '-'}>"
+        )
 
     @property
     def top(self) -> Card:
@@ -91,7 +226,7 @@ class State:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is OVER
 
     @property
     def sides(self) -> int:
@@ -100,3 +235,130 @@ class State:
 
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.rules.teams else seat
+
+    # ------------------------------------------------------------------ seats
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """The ``steps``-th seat after ``seat`` in the direction of play, among seats in hand."""
+        n, d, in_hand = self.players, self.direction, self.in_hand
+        for _ in range(steps):
+            seat = (seat + d) % n
+            while not in_hand[seat]:
+                seat = (seat + d) % n
+        return seat
+
+    def seats_in_hand(self) -> int:
+        return sum(self.in_hand)
+
+    # ------------------------------------------------------------------ drawing
+    def draw_cards(self, seat: int, count: int, reason: str) -> list[Card]:
+        """Draw ``count`` cards, reshuffling the discards but the top card when the pile is
+        empty (uno.md "A hand" 7); with both exhausted, fewer (or no) cards come."""
+        pile = self.draw_pile
+        if count == 1 and pile:
+            c = pile.pop()
+            self.hands[seat] += (c,)
+            self.last_draw[seat] = self.clock
+            self.events.append(drew_one(seat, c, reason))
+            return [c]
+        if len(pile) >= count:
+            got = pile[-count:] if count else []
+            del pile[len(pile) - count :]
+            got.reverse()
+        else:
+            got = []
+            for _ in range(count):
+                if not self.draw_pile and not (self.rules.reshuffle and self.reshuffle()):
+                    break
+                got.append(self.draw_pile.pop())
+        if got:
+            self.hands[seat] += tuple(got)
+            self.last_draw[seat] = self.clock
+            self.events.append(
+                drew_one(seat, got[0], reason)
+                if len(got) == 1
+                else Drew(seat, tuple(got), len(got), reason)
+            )
+        return got
+
+    def reshuffle(self) -> bool:
+        """The discards but the top card become the draw pile, shuffled (uno.md 7)."""
+        if len(self.discard) <= 1:
+            return False
+        pile = self.discard
+        self.discard = [pile.pop()]
+        self.rng.shuffle(pile)
+        self.draw_pile = pile
+        self.events.append(E.Reshuffled(len(pile)))
+        return True
+
+    def can_draw(self) -> bool:
+        return bool(self.draw_pile) or (self.rules.reshuffle and len(self.discard) > 1)
+
+    # ------------------------------------------------------------------ turn effects
+    def advance(self, seat: int) -> None:
+        """The turn passes from ``seat`` to the next seat in hand."""
+        n, d, in_hand = self.players, self.direction, self.in_hand
+        seat = (seat + d) % n
+        while not in_hand[seat]:
+            seat = (seat + d) % n
+        self.current = seat
+        self.phase = PLAY
+        self.turns += 1
+        self.total_turns += 1
+
+    def skip_next(self, seat: int) -> None:
+        victim = self.next_seat(seat)
+        self.events.append(skipped(victim))
+        self.advance(victim)
+
+    def hit_with_draw2(self, victim: int, stacked: bool = False) -> None:
+        """+2 (uno.md 6): the victim draws 2 and loses the turn (``draw2_skips``); with
+        stacking the victim may answer first (PENDING)."""
+        self.turns += 1
+        self.total_turns += 1
+        self.pending += 2
+        if not stacked:
+            self.stack_w4, self.stack_color = False, None
+        if self.rules.stacking != "none":
+            self.current, self.phase, self.w4_by = victim, PENDING, None
+            return
+        self.take_pending(victim)
+
+    def hit_with_wild4(
+        self, seat: int, color_before: Color | None, legal: bool, stacked: bool
+    ) -> None:
+        """+4 (uno.md "Wild Draw Four"): the victim may challenge, stack, or draw 4 and lose
+        the turn."""
+        rules = self.rules
+        victim = self.next_seat(seat)
+        self.turns += 1
+        self.total_turns += 1
+        if not stacked:
+            self.stack_w4, self.stack_color = False, None
+        if not self.stack_w4:
+            self.stack_color = color_before
+        self.stack_w4 = True
+        self.pending += 4
+        self.w4_legal = legal
+        self.w4_by = seat if rules.challenge else None
+        if rules.challenge or rules.stacking == "all" or stacked:
+            self.current, self.phase = victim, PENDING
+            return
+        self.take_pending(victim)
+
+    def take_pending(self, victim: int) -> None:
+        """The victim draws everything pending; it loses the turn unless only +2s were
+        stacked and ``draw2_skips`` is off (001 var. 5)."""
+        count, skip = self.pending, self.stack_w4 or self.rules.draw2_skips
+        reason = "draw4" if self.stack_w4 else "draw2"
+        self.clear_pending()
+        self.draw_cards(victim, count, reason)
+        if skip:
+            self.events.append(skipped(victim))
+            self.advance(victim)
+        else:
+            self.current, self.phase = victim, PLAY
+
+    def clear_pending(self) -> None:
+        self.pending, self.stack_w4, self.stack_color = 0, False, None
+        self.w4_by, self.w4_legal = None, True

@@ -117,3 +117,22 @@ def money_re(c: int) -> str:
     """A pattern for an amount of cents as either language writes it (1,004.50 / 1.004,50)."""
     whole = f"{c // 100:,}".replace(",", "[.,]?")
     return f"{whole}[.,]{c % 100:02d}"
+
+
+def test_time_out_note_names_the_move_in_words(page: Page, live: LiveServer) -> None:
+    """When the decision time runs out the log says, by name, what the server played."""
+    sign_up(page, live, "tina")
+    page.get_by_test_id("game-casino").check(force=True)
+    page.get_by_test_id("decision-seconds").fill("1")
+    page.get_by_test_id("create-submit").click()
+    before = state_no(page)
+    page.get_by_test_id("topup-input").fill("10")
+    page.locator("[data-action=topup]").click()
+    wait_state_after(page, before)
+    page.get_by_test_id("stake-input").fill("1")
+    page.locator("[data-action=deal]").click()
+    note = page.get_by_test_id("log").locator(".note-timed_out").first
+    expect(note).to_contain_text("Time ran out: the server plays for you — ", timeout=15_000)
+    expect(note).to_contain_text(re.compile(r"— (plays|draws|passes|calls UNO|chooses)"))
+    expect(note).not_to_contain_text("timeout")
+    shot(page, "casino-time-out")

@@ -16,6 +16,12 @@ from .harness import LiveServer, shot, sign_up, state_no, wait_state_after
 def test_poker_deal_to_showdown(page: Page, live: LiveServer) -> None:
     sign_up(page, live, "franco")
     page.get_by_test_id("game-poker").check(force=True)
+    # the preset and its options come from the catalog: the preset's ante, then our own
+    page.get_by_test_id("poker-preset").select_option("classic32")
+    expect(page.get_by_test_id("poker-ante")).to_have_value("5")
+    expect(page.get_by_test_id("poker-bankroll")).to_have_value("500")
+    page.get_by_test_id("poker-ante").fill("10")
+    page.get_by_test_id("poker-bankroll").fill("300")
     page.get_by_test_id("table-name").fill("Franco's poker")
     page.get_by_test_id("decision-seconds").fill("120")
     page.get_by_test_id("create-submit").click()
@@ -34,6 +40,13 @@ def test_poker_deal_to_showdown(page: Page, live: LiveServer) -> None:
     page.locator("[data-testid=hand] .card").first.wait_for()
     expect(page.locator("[data-testid=hand] .card")).to_have_count(5)
     expect(page.get_by_test_id("pot")).to_be_visible()
+    # the table's own ante and bankroll: 300 less the first ante of 10
+    expect(page.get_by_test_id("my-bankroll")).to_contain_text("290")
+    expect(page.get_by_test_id("phase")).to_contain_text("10")
+    # the table's notes in words, by name: this player sat down, the hand started
+    log = page.get_by_test_id("log")
+    expect(log.locator(".note-seated")).to_contain_text(re.compile("You sit down|Ti siedi"))
+    expect(log.locator(".note-hand_started")).to_have_count(1)
     expect(page.get_by_test_id("items").locator("li")).not_to_have_count(0)
     shot(page, "poker-table")
 

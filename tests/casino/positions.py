@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mazziere.casino import BankMemory, CasinoRound, CasinoRules
 from mazziere.rng import SplitMixRng
 from tests.uno.positions import position
@@ -26,7 +24,7 @@ def casino_position(
     rules = CasinoRules()
     state = position(rules.uno, [player, bank], top, color=color, draw=draw, current=current)
     if empty_pile:
-        state = replace(state, removed=state.draw_pile, draw_pile=())
+        state = state.replace(removed=state.draw_pile, draw_pile=())
     return CasinoRound(
         rules=rules,
         uno=state,

@@ -72,7 +72,7 @@ class Client:
     reader: asyncio.Task[None] | None = None
     new: asyncio.Event = field(default_factory=asyncio.Event)
     closed: tuple[int, str] | None = None
-    max_rate: int = 20
+    max_rate: int = 15
     sent_at: deque[float] = field(default_factory=deque)
 
     async def _read(self) -> None:
@@ -91,8 +91,16 @@ class Client:
             self.new.set()
 
     async def send(self, msg: dict[str, Any]) -> None:
-        """Send a message as a well-behaved client does: at most ``max_rate`` in any second
-        (the server's limit is 20); tests that probe the limits use ``ws.send`` directly."""
+        """Send a message as a well-behaved client does: see :meth:`send_raw`."""
+        await self.send_raw(json.dumps({"v": 1, **msg}))
+
+    async def send_raw(self, frame: str | bytes, *, text: bool | None = None) -> None:
+        """Send one frame, at most ``max_rate`` in any second. The server's limit is 20 a
+        second, counted in windows it opens on arrival; a client sending exactly 20 in any
+        second of its own clock can still land 21 in one server window when the machine is
+        loaded (frames delayed, then handled together), and the 21st is answered
+        ``rate_limited`` instead of what the test waits for. So the well-behaved pace keeps
+        a margin (15). Tests that probe the limits use ``ws.send`` directly."""
         now = time.monotonic()
         while len(self.sent_at) >= self.max_rate:
             wait = self.sent_at[0] + 1.0 - now
@@ -102,7 +110,7 @@ class Client:
             await asyncio.sleep(wait)
             now = time.monotonic()
         self.sent_at.append(now)
-        await self.ws.send(json.dumps({"v": 1, **msg}))
+        await self.ws.send(frame, text=text)
 
     async def wait(self, pred: Any, timeout: float = 15.0, start: int = 0) -> dict[str, Any]:
         async def find() -> dict[str, Any]:

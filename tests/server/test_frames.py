@@ -20,7 +20,7 @@ from .test_live_games import ledger_ok
 
 async def _answer(c: Client, frame: str | bytes, *, text: bool | None = None) -> dict[str, Any]:
     n = len(c.messages)
-    await c.ws.send(frame, text=text)
+    await c.send_raw(frame, text=text)
     return await c.wait(lambda m: m["type"] == "error", start=n)
 
 

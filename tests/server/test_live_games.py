@@ -172,7 +172,7 @@ async def test_invalid_stake_moves_no_money(db_url: str, tmp_path: Path) -> None
             assert err["code"] == code
         n = len(c.messages)
         raw = {"v": 1, "type": "stake", "table": table, "state_no": upd["state_no"], "amount": 10.5}
-        await c.ws.send(json.dumps(raw))
+        await c.send_raw(json.dumps(raw))
         err = await c.wait(lambda m: m["type"] == "error", start=n)
         assert err["code"] == "malformed"
         async with live.server.db.session() as db:
@@ -188,7 +188,7 @@ async def test_poker_deal_against_the_computer_to_its_end(db_url: str, tmp_path:
     async with live_server(db_url, tmp_path) as live:
         a = await live.signup("piera")
         r = await live.post(
-            "/api/tables", a["token"], {"game": "poker", "level": "normal", "deck": 32}
+            "/api/tables", a["token"], {"game": "poker", "level": "normal", "preset": "classic32"}
         )
         assert r.status_code == 200, r.text
         table = r.json()["id"]
@@ -198,6 +198,7 @@ async def test_poker_deal_against_the_computer_to_its_end(db_url: str, tmp_path:
         await c.send({"type": "start", "table": table})
         first = await c.wait(lambda m: m["type"] == "table" and m["status"] == "playing")
         assert len(first["view"]["hand"]) == 5 and first["view"]["pot"] >= 10
+        assert first["view"]["deck"] == 32
         acted = -1
         for _ in range(200):  # play deal 1 to its end with the first legal action
             t = c.tables[table]

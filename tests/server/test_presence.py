@@ -68,7 +68,13 @@ async def test_decision_time_limit_server_plays_by_autoplay_rule(
             lambda m: m["type"] == "table" and any(e["type"] == "auto_played" for e in m["events"]),
             start=n,
         )
-        assert any("time ran out" in line for line in m["log"])
+        # the log's note names the player and the move the server made, structured
+        (note,) = [n for n in m["log"] if n["note"] == "timed_out"]
+        assert (note["seat"], note["name"]) == (0, "ada")
+        kinds = [a["kind"] for a in note["actions"]]
+        assert kinds and "timeout" not in kinds
+        assert set(kinds) <= {"play", "draw", "pass", "call_uno", "accept", "choose_color"}
+        assert note["actions"][0]["text"] != "timeout"
         await c.close()
 
 

@@ -74,7 +74,7 @@ async def test_bad_messages_get_typed_errors_and_change_nothing(
 
         async def expect(c, raw: str | dict, code: str) -> None:  # type: ignore[no-untyped-def]
             n = len(c.messages)
-            await c.ws.send(raw if isinstance(raw, str) else json.dumps(raw))
+            await c.send_raw(raw if isinstance(raw, str) else json.dumps(raw))
             m = await c.wait(lambda m: m["type"] == "error", start=n)
             assert m["code"] == code, (m, code)
 
@@ -187,7 +187,7 @@ async def test_metrics_count_players_decisions_latency_and_errors(
         await c.send({"type": "start", "table": table})
         await play_until_over(c, table, 0)
         n = len(c.messages)
-        await c.ws.send("{oops")
+        await c.send_raw("{oops")
         await c.wait(lambda m: m["type"] == "error" and m["code"] == "malformed", start=n)
         text = (await live.http.get("/metrics")).text
         assert "mazziere_players_connected 1.0" in text

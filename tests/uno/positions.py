@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 from mazziere.cards.uno import FULL_DECK, Card, Color, parse_card, parse_cards
@@ -44,8 +43,7 @@ def position(
             raise ValueError(f"the deck has only {Counter(FULL_DECK)[card_]} of {card_}")
     pile = sorted(rest.elements()) + list(reversed(upcoming))
     col = Color.parse(color) if color else top_card.color
-    return replace(
-        base,
+    return base.replace(
         hands=hand_cards,
         discard=(*below, top_card),
         draw_pile=tuple(pile),

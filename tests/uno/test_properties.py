@@ -60,6 +60,7 @@ from mazziere.uno import (
     all_legal_actions,
     apply,
     find_preset,
+    format_position,
     new_game_with_events,
     replay,
     view,
@@ -448,7 +449,7 @@ def check_illegal_actions(
     """Illegal actions raise typed errors with a snake_case code and leave the state as it was.
 
     Returns how many probes were made."""
-    snapshot = replace(state, rng=state.rng.copy(), match_rng=state.match_rng.copy())
+    snapshot = state.copy()
     legal_set = set(legal)
     canon = {(s, _canonical(a)) for s, a in legal}
     done = 0
@@ -530,17 +531,20 @@ def play_checked_game(
     step = 0
     while True:
         where = f"{base} step={step}"
-        check_cards_conserved(state, where)
-        check_removed(state, where)
-        legal = all_legal_actions(state)
-        check_legal_exists(state, legal, where)
-        if deep or state.is_over:
-            check_views(state, legal, where, serialise=step % 8 == 0)
-            TALLY.probes += check_illegal_actions(state, legal, probe_rnd, where, 2)
-        else:
-            seats = (rotation[step % len(rotation)],)
-            check_views(state, legal, where, serialise=step % 64 == 0, seats=seats)
-            TALLY.probes += check_illegal_actions(state, legal, probe_rnd, where, 1)
+        try:
+            check_cards_conserved(state, where)
+            check_removed(state, where)
+            legal = all_legal_actions(state)
+            check_legal_exists(state, legal, where)
+            if deep or state.is_over:
+                check_views(state, legal, where, serialise=step % 8 == 0)
+                TALLY.probes += check_illegal_actions(state, legal, probe_rnd, where, 2)
+            else:
+                seats = (rotation[step % len(rotation)],)
+                check_views(state, legal, where, serialise=step % 64 == 0, seats=seats)
+                TALLY.probes += check_illegal_actions(state, legal, probe_rnd, where, 1)
+        except AssertionError as e:  # the report names the position: `mazziere position` it
+            raise AssertionError(f"{e}\nposition: {format_position(state)}") from e
         if state.is_over:
             break
         assert step < max_steps, f"{where}: game did not end"
@@ -585,8 +589,10 @@ def test_random_matches_keep_every_invariant(name: str) -> None:
         result = state.result
         assert result is not None and texts[-1].startswith("match_ended ")
         assert sorted(result.ranking) == list(range(state.sides))
-        if rules.victory_points:
+        if rules.victory_points and players == 4:
             assert sorted(result.victory_points) in ([0, 2, 6, 12], [0, 4, 6, 10])
+        else:
+            assert result.victory_points == ()
 
 
 @pytest.mark.parametrize("name", [c.name for c in CONFIGS if c.name in PRESETS])
@@ -692,7 +698,7 @@ def test_any_text_is_applied_or_refused_with_a_typed_error(
     states = _fuzz_states()
     state = states[index % len(states)]
     legal = all_legal_actions(state)
-    snapshot = replace(state, rng=state.rng.copy(), match_rng=state.match_rng.copy())
+    snapshot = state.copy()
     try:
         parsed: Action | None = Action.parse(text)
     except MalformedAction as err:

@@ -110,11 +110,28 @@ def test_hand_time_limit_end_hand_ends_without_winner() -> None:
 
 
 def test_illegal_action_leaves_the_state_unchanged() -> None:
-    from dataclasses import replace
-
     s = position(ONLINE, ["R9 R3 W", "G1 G2"], "R7")
-    before = replace(s)
+    before = s.copy()
     for seat, text in [(0, "G1"), (1, "G1"), (0, "pass"), (0, "accept"), (0, "W"), (0, "catch 1")]:
         with pytest.raises((IllegalAction, NotYourTurn, ValueError)):
             play(s, seat, text)
         assert s == before
+
+
+def test_online_preset_awards_victory_points_at_four_player_tables() -> None:
+    rules = ONLINE.with_options(match="single_hand")
+    s = position(rules, ["R3", "G1 G9", "B2", "W Y5"], "R7")
+    s2, _ = play(s, 0, "R3")
+    assert s2.result is not None and s2.result.victory_points == (12, 2, 6, 0)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_online_preset_seats_two_and_three_players_without_victory_points(players: int) -> None:
+    from mazziere.uno import new_game
+
+    rules = ONLINE.with_options(match="single_hand")
+    state = new_game(rules, players, rng=1)
+    assert state.players == players
+    s = position(rules, ["R3", "G1 G9", "B2"][:players], "R7")
+    s2, _ = play(s, 0, "R3")
+    assert s2.result is not None and s2.result.victory_points == ()

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from mazziere.uno import find_preset
-from mazziere.uno.state import Phase, State
+from mazziere.uno import State, find_preset
+from mazziere.uno.state import Phase
 
 from .positions import play, position, texts
 
@@ -14,8 +12,7 @@ HOUSE = find_preset("house")
 
 
 def _exhausted(state: State) -> State:
-    return replace(
-        state,
+    return state.replace(
         removed=(*state.draw_pile, *state.discard[:-1]),
         draw_pile=(),
         discard=state.discard[-1:],
@@ -141,7 +138,7 @@ def test_single_hand_no_winner_full_tie_plays_a_tiebreak_hand() -> None:
 def test_tiebreak_hand_still_tied_the_player_who_drew_last_loses() -> None:
     rules = MATTEL.with_options(match="single_hand")
     s = _exhausted(position(rules, ["G1 Y5", "G2 Y4"], "R7"))
-    s = replace(s, tiebreak=(0, 1), last_draw=(10, 12))
+    s = s.replace(tiebreak=(0, 1), last_draw=(10, 12))
     s, _ = play(s, 0, "draw")
     s, _ = play(s, 1, "draw")
     assert s.result is not None and s.result.winner == 0 and s.result.reason == "drew_last_loses"

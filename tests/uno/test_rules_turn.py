@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from mazziere.errors import IllegalAction, NotYourTurn
-from mazziere.uno import find_preset
-from mazziere.uno.state import Phase, State
+from mazziere.uno import State, find_preset, parse_position
+from mazziere.uno.state import Phase
 
 from .positions import hand, legal_texts, play, position, texts
 
@@ -16,14 +14,14 @@ MATTEL = find_preset("mattel")
 
 
 def test_match_by_colour_number_or_symbol() -> None:
-    s = position(MATTEL, ["R3 B7 GS YD2 B2", "G1 G2"], "R7")
+    s = parse_position("uno hands=R3,B7,GS,YD2,B2/G1,G2 discard=R7", MATTEL)
     legal = legal_texts(s, 0)
     assert "R3" in legal  # colour
     assert "B7" in legal  # number
     assert "GS" not in legal and "YD2" not in legal and "B2" not in legal
-    s2 = position(MATTEL, ["RS GS YD2", "G1 G2"], "BS")
+    s2 = parse_position("uno hands=RS,GS,YD2/G1,G2 discard=BS", MATTEL)
     assert {"RS", "GS"} <= set(legal_texts(s2, 0)) and "YD2" not in legal_texts(s2, 0)
-    s3 = position(MATTEL, ["YD2 G5", "G1 G2"], "RD2")
+    s3 = parse_position("uno hands=YD2,G5/G1,G2 discard=RD2", MATTEL)
     assert "YD2" in legal_texts(s3, 0) and "G5" not in legal_texts(s3, 0)
 
 
@@ -36,7 +34,7 @@ def test_wild_may_always_be_played_and_declares_any_colour_including_current() -
 
 
 def test_match_after_wild_uses_declared_colour() -> None:
-    s = position(MATTEL, ["G4 R4 B9", "G1 G2"], "W", color="B")
+    s = parse_position("uno hands=G4,R4,B9/G1,G2 discard=W color=B", MATTEL)
     assert "B9" in legal_texts(s, 0) and "G4" not in legal_texts(s, 0)
 
 
@@ -167,18 +165,17 @@ def test_wild4_next_player_draws_four_and_loses_turn() -> None:
 def test_empty_draw_pile_reshuffles_discards_except_top() -> None:
     s = position(MATTEL, ["G4 Y1", "G1 G2"], "R7", discard_below="B1 B2 B3")
     # move the whole draw pile into the discard pile, under the top card
-    s = replace(s, discard=(*s.draw_pile, *s.discard), draw_pile=())
+    s = s.replace(discard=(*s.draw_pile, *s.discard), draw_pile=())
     top = s.discard[-1]
     s2, ev = play(s, 0, "draw")
     assert any(t.startswith("reshuffled") for t in texts(ev))
-    assert s2.discard == (top,)
+    assert s2.discard == [top]
     assert len(s2.draw_pile) + len(s2.hands[0]) + len(s2.hands[1]) + 1 == 108
 
 
 def _exhausted(state: State) -> State:
     """Nothing left to draw: every card outside hands and the top card is set aside."""
-    return replace(
-        state,
+    return state.replace(
         removed=(*state.draw_pile, *state.discard[:-1]),
         draw_pile=(),
         discard=state.discard[-1:],
@@ -187,7 +184,7 @@ def _exhausted(state: State) -> State:
 
 def test_both_piles_exhausted_player_without_play_passes() -> None:
     s = _exhausted(position(MATTEL, ["G4 Y1", "G1 G2 B5"], "R7"))
-    assert legal_texts(s, 0) == ["draw", "uno"]
+    assert legal_texts(s, 0) == ["draw"]  # no card to play: UNO cannot become due
     s2, ev = play(s, 0, "draw")
     assert "passed seat=0 reason=nothing_to_draw" in texts(ev) and s2.current == 1
 

@@ -108,3 +108,17 @@ def test_autoplay_says_uno_for_the_player_it_plays_for() -> None:
     )
     s3, ev3 = play(s2, 1, "R9")
     assert "uno_missed seat=0" not in texts(ev3)
+
+
+def test_uno_is_offered_only_when_the_call_can_be_due() -> None:
+    """Holding two cards, UNO is offered only with a card to play (the call is due when the
+    next-to-last card is played); two unplayable cards offer no UNO, and saying it is refused."""
+    s = position(CATCH, ["G1 B2", "Y1 Y2"], "R7")  # nothing matches R7
+    assert "uno" not in legal_texts(s, 0)
+    with pytest.raises(IllegalAction) as e:
+        play(s, 0, "uno")
+    assert e.value.code == "uno_not_due"
+    s2 = position(CATCH, ["R1 B2", "Y1 Y2"], "R7")
+    assert "uno" in legal_texts(s2, 0)
+    s3, _ = play(position(CATCH, ["G1", "Y1 Y2"], "R7", draw="R5"), 0, "draw")
+    assert "uno" in legal_texts(s3, 0)  # playing the drawn R5 would leave one card

@@ -27,7 +27,6 @@ class NewTable(Body):
     min_stake: int | None = Field(default=None, ge=0, le=P.MAX_CENTS)
     max_stake: int | None = Field(default=None, ge=0, le=P.MAX_CENTS)
     level: str | None = None
-    deck: int | None = None
 
 
 class Amount(Body):

@@ -9,8 +9,11 @@ import { COLORS, colorDot, unoCard } from './cards.js';
 import { t } from './i18n.js';
 import { fill, h, modal } from './ui.js';
 
-
-/** Split the server's legal actions into card plays and the other (word) actions. */
+/**
+ * Split the server's legal actions into card plays ({cards, color, target, text}), words (the
+ * texts of draw, pass...), catches and colour choices (the actions themselves: {text, target}
+ * and {text, color}).
+ */
 export function parseLegal(legal) {
   // the server sends each legal action structured ({text, kind, ...fields}): no parsing here
   const plays = [];
@@ -19,8 +22,8 @@ export function parseLegal(legal) {
   const colorChoices = [];
   for (const a of legal || []) {
     if (a.kind === 'play') plays.push({ cards: a.cards, color: a.color, target: a.target, text: a.text });
-    else if (a.kind === 'catch') catches.push(a.target);
-    else if (a.kind === 'choose_color') colorChoices.push(a.color);
+    else if (a.kind === 'catch') catches.push(a);
+    else if (a.kind === 'choose_color') colorChoices.push(a);
     else words.add(a.text);
   }
   return { plays, words, catches, colorChoices };

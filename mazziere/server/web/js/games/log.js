@@ -1,42 +1,54 @@
-// The running log of a table: what this player saw happen (events) and the table's notes.
-import { describeEvent } from '../events.js';
-import { t } from '../i18n.js';
+// The running log of a table: what this player saw happen (events) and the table's notes (the
+// protocol's typed `log`: {note: 'seated', seat, name}, {note: 'timed_out', seat, name,
+// actions}...), both put in words here in the current language, players by their names.
+import { actionWords, describeEvent, eventOf, reasonText } from '../events.js';
+import { t, tNodes } from '../i18n.js';
 import { clear, h } from '../ui.js';
 
 const MAX = 250;
 
-/** Table notes from the server (English sentences) in the current language, when we know them. */
-const NOTES = [
-  [/^hand (\d+) starts \(seed commitment (\w+)\)$/, (m) => t('slog.hand_starts', { id: m[1], c: m[2] })],
-  [/^hand (\d+) over: /, (m) => t('slog.hand_over', { id: m[1] })],
-  [/^(.+) sits at seat (\d+)$/, (m) => t('slog.sits', { who: m[1], seat: m[2] })],
-  [/^(.+) left seat (\d+)$/, (m) => t('slog.left', { who: m[1] || '—', seat: m[2] })],
-  [/^(.+) lost the connection; seat (\d+) held$/, (m) => t('slog.lost', { who: m[1], seat: m[2] })],
-  [
-    /^time ran out: the server played '(.+)' for seat (\d+)$/,
-    (m, ctx) => t('slog.timeout', { action: m[1], who: ctx.name(Number(m[2])) }),
-  ],
-  [/^(.+) left; a computer player takes seat (\d+)$/, (m) => t('slog.replaced_by_bot', { who: m[1], seat: m[2] })],
-  [
-    /^casino session closed \((\w+)\); (-?\d+) cents credited to the wallet$/,
-    (m, ctx) => t('slog.session_closed', { amount: ctx.money(Number(m[2])) }),
-  ],
-];
-
-export function translateNote(text, ctx) {
-  for (const [re, fn] of NOTES) {
-    const m = re.exec(text);
-    if (m) return fn(m, ctx);
+/**
+ * A table note in words (a node), or null for a note this client does not know.
+ * ctx: {game, me (seat), myName(), name(seat), money(cents)}
+ */
+export function describeNote(n, ctx) {
+  // a note names the player as the server knew them; "you" when it is this player
+  const mine = Boolean(n.name) && n.name === ctx.myName?.();
+  const who = n.name || (n.seat !== undefined ? ctx.name(n.seat) : '');
+  const say = (key, params = {}) => tNodes(mine ? `${key}_me` : key, { who, ...params });
+  switch (n.note) {
+    case 'seated':
+    case 'left':
+    case 'substituted':
+    case 'held':
+      return say(`slog.${n.note}`);
+    case 'hand_started':
+      return t('slog.hand_started', { id: n.hand, c: `${String(n.commitment).slice(0, 12)}…` });
+    case 'hand_over':
+      return t('slog.hand_over', { id: n.hand });
+    case 'timed_out': {
+      const moves = (n.actions || []).map((a) => actionWords(ctx.game, a, ctx.name));
+      if (!moves.length) return say('slog.timed_out_none');
+      const list = h('span', { class: 'moves' });
+      moves.forEach((m, i) => list.append(...(i ? [', ', m] : [m])));
+      return say('slog.timed_out', { moves: list });
+    }
+    case 'session_closed':
+      return t('slog.session_closed', { amount: ctx.money(n.credited), why: reasonText('close', n.reason) });
+    default:
+      return null;
   }
-  return text;
 }
 
-/** The lines of `next` that were not already at the end of `prev` (a rolling window). */
-export function newLines(prev, next) {
-  for (let k = Math.min(prev.length, next.length); k > 0; k--) {
+/** The notes of `next` that were not already at the end of `prev` (a rolling window). */
+export function newNotes(prev, next) {
+  const key = (n) => JSON.stringify(n);
+  const a = prev.map(key);
+  const b = next.map(key);
+  for (let k = Math.min(a.length, b.length); k > 0; k--) {
     let ok = true;
     for (let i = 0; i < k; i++) {
-      if (prev[prev.length - k + i] !== next[i]) {
+      if (a[a.length - k + i] !== b[i]) {
         ok = false;
         break;
       }
@@ -61,8 +73,8 @@ export class LogPanel {
     this.render();
   }
 
-  add(kind, texts) {
-    for (const text of texts) this.entries.push({ kind, text });
+  add(kind, items) {
+    for (const text of items) this.entries.push({ kind, text });
     if (this.entries.length > MAX) this.entries.splice(0, this.entries.length - MAX);
     this.render();
   }
@@ -72,10 +84,10 @@ export class LogPanel {
     const items = [];
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i];
-      const body =
-        e.kind === 'event'
-          ? describeEvent(e.text, this.ctx)
-          : h('span', { class: 'ev ev-note' }, translateNote(e.text, this.ctx));
+      // a time-out's note says it, naming the moves: its bare event would say it twice
+      if (e.kind === 'event' && eventOf(e.text).tag === 'auto_played') continue;
+      const words = e.kind === 'event' ? describeEvent(e.text, this.ctx) : describeNote(e.text, this.ctx);
+      const body = e.kind === 'event' || !words ? words : h('span', { class: `ev ev-note note-${e.text.note}` }, words);
       if (body) items.push(h('li', { class: `log-${e.kind}` }, body));
     }
     if (!items.length) items.push(h('li', { class: 'muted' }, t('table.log_empty')));

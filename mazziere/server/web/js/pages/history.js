@@ -3,7 +3,8 @@
 // hands left at the end.
 import { get } from '../api.js';
 import { colorDot, miniPoker, miniUno, pokerCard, unoBack, unoCard } from '../cards.js';
-import { describeEvent, eventOf, hands, list } from '../events.js';
+import { actionWords, describeEvent, eventOf, hands, list } from '../events.js';
+import '../games/index.js';
 import { dateTime, money, t } from '../i18n.js';
 import { add, clear, fill, h, showError } from '../ui.js';
 
@@ -180,16 +181,9 @@ export default {
       t('history.play'),
     );
 
-    // the server sends each step's action structured (step.act: {text, kind, ...fields})
-    const actionText = (step) => {
-      const a = step.act;
-      if (data.game === 'poker' || !a) return step.action;
-      if (a.kind === 'catch') return t('act.catch', { who: nameOf(a.target) });
-      if (a.kind === 'choose_color') return t('act.color', { color: t(`color.${a.color}`) });
-      if (a.kind === 'play')
-        return h('span', {}, t('act.play'), ' ', h('span', { class: 'mini-list' }, a.cards.map(miniUno)));
-      return t(`act.${a.text}`);
-    };
+    // the server sends each step's action structured (step.act: {text, kind, ...fields}); its
+    // game puts it in words (games/<game>/events.js)
+    const actionText = (step) => (step.act ? actionWords(data.game, step.act, nameOf) : step.action);
 
     const drawBoard = () => {
       const f = frames[k];

@@ -8,28 +8,61 @@ const REFRESH_MS = 4000;
 // the create form's choices survive a language switch (the page is redrawn)
 const formState = { game: 'uno' };
 
+// Words of the catalog's names, by game, in the games' messages files: a preset
+// `<game>.preset.<name>` (and `.desc`), an option `<game>.opt.<name>`, a choice of a setting
+// `<game>.<setting>.<value>` or of an option `<game>.opt.<option>.<value>`; the catalog's own
+// name (or one-line doc) where a language has no words for it.
+
+/** A preset's name in the current language. */
+function presetName(game, name) {
+  return has(`${game}.preset.${name}`) ? t(`${game}.preset.${name}`) : String(name);
+}
+
+/** An option's label in the current language. */
+function optionLabel(game, name) {
+  return has(`${game}.opt.${name}`) ? t(`${game}.opt.${name}`) : name.replaceAll('_', ' ');
+}
+
+/** The label of a setting's or option's choice `v` (game `game`, name `name`). */
+function choiceLabel(game, name, v) {
+  if (name === 'bots') return has(`bot.${v}`) ? t(`bot.${v}`) : String(v);
+  const key = [`${game}.${name}.${v}`, `${game}.opt.${name}.${v}`].find(has);
+  return key ? t(key) : String(v);
+}
+
+/** A preset's one-line description: ours when the language has one, else the catalog's. */
+function presetDoc(game, p) {
+  const key = `${game}.preset.${p.name}.desc`;
+  return has(key) ? t(key) : p.doc;
+}
+
 /** A short description of a table's rules for the list. */
 function configSummary(tb) {
   const c = tb.config || {};
+  const o = c.options || {};
   if (tb.game === 'uno') {
-    const o = c.options || {};
-    const bits = [t(`preset.${c.preset}.name`)];
+    const bits = [presetName('uno', c.preset)];
     const preset = presetInfo(catalogNow(), 'uno', c.preset);
     const match = o.match || preset?.match;
-    if (match === 'single_hand') bits.push(t('match.single_hand'));
-    else if (match === 'fixed_hands') bits.push(t('match.fixed_hands_n', { n: o.fixed_hands || preset?.fixed_hands }));
-    else if (match) bits.push(t('match.target_points_n', { n: o.target || preset?.target }));
+    if (match === 'single_hand') bits.push(choiceLabel('uno', 'match', match));
+    else if (match === 'fixed_hands')
+      bits.push(t('uno.match.fixed_hands_n', { n: o.fixed_hands || preset?.fixed_hands }));
+    else if (match) bits.push(t('uno.match.target_points_n', { n: o.target || preset?.target }));
     for (const k of ['multi_play', 'burn', 'jump_in', 'seven_swap', 'zero_rotate', 'zero_gives_four'])
-      if (o[k]) bits.push(t(`opt.${k}`));
-    if (o.stacking && o.stacking !== 'none') bits.push(`${t('opt.stacking')}: ${t(`opt.stacking.${o.stacking}`)}`);
-    bits.push(t('lobby.bots_kind', { kind: t(`bot.${c.bots}`) }));
+      if (o[k]) bits.push(optionLabel('uno', k));
+    if (o.stacking && o.stacking !== 'none')
+      bits.push(`${optionLabel('uno', 'stacking')}: ${choiceLabel('uno', 'stacking', o.stacking)}`);
+    bits.push(t('lobby.bots_kind', { kind: choiceLabel('uno', 'bots', c.bots) }));
     return bits.join(' · ');
   }
   if (tb.game === 'casino') return t('lobby.stakes', { min: money(c.min_stake), max: money(c.max_stake) });
   if (tb.game === 'poker') {
-    const bits = [];
-    if (c.deck) bits.push(t('poker.deck_n', { n: c.deck }));
-    if (c.level) bits.push(t(`poker.level.${c.level}`));
+    // a table stored before presets names only its deck
+    const bits = c.preset ? [presetName('poker', c.preset)] : c.deck ? [t('poker.deck_n', { n: c.deck })] : [];
+    if (o.deck) bits.push(t('poker.deck_n', { n: o.deck }));
+    if (o.ante !== undefined) bits.push(t('poker.ante_n', { n: o.ante }));
+    if (o.bankroll !== undefined) bits.push(t('poker.bankroll_n', { n: o.bankroll }));
+    if (c.level) bits.push(choiceLabel('poker', 'level', c.level));
     return bits.join(' · ');
   }
   return '';
@@ -44,18 +77,6 @@ function gameName(game) {
 // and docs all come from the catalog.
 const FEATURED_FLAGS = ['multi_play', 'burn', 'jump_in', 'seven_swap', 'zero_rotate'];
 const FEATURED_CHOICES = ['stacking', 'uno_call', 'drawn_card'];
-
-/** The label of a setting's choice `v` (game `game`, setting `name`) in the current language. */
-function choiceLabel(game, name, v) {
-  const keys = {
-    preset: `preset.${v}.name`,
-    bots: `bot.${v}`,
-    level: `poker.level.${v}`,
-  };
-  if (name === 'deck') return t('poker.deck_n', { n: v });
-  const key = keys[name] || `opt.${name}.${v}`;
-  return has(key) ? t(key) : String(v);
-}
 
 /** A setting's label: ours when the language files have one, else its name. */
 function settingLabel(name) {
@@ -102,6 +123,28 @@ function readSetting(el) {
   return el.readValue();
 }
 
+/** A number input for a catalog option {name, type, doc, ge?, gt?, le?}; empty reads null. */
+function optionInput(o, testid) {
+  const whole = o.type === 'int';
+  let min = o.ge;
+  if (min === undefined && o.gt !== undefined && whole) min = Math.floor(o.gt) + 1;
+  const el = h('input', {
+    type: 'number',
+    name: o.name,
+    step: whole ? 1 : 'any',
+    min: min ?? null,
+    max: o.le ?? null,
+    title: o.doc,
+    'data-testid': testid,
+  });
+  el.readValue = () => {
+    const n = Number(el.value);
+    if (el.value === '' || Number.isNaN(n)) return null;
+    return whole ? Math.round(n) : n;
+  };
+  return el;
+}
+
 /** Inputs side by side, two a row. */
 function rows(fields) {
   const out = [];
@@ -136,7 +179,7 @@ function unoSection(g) {
     'select',
     { name: 'match', title: opts.match.doc, 'data-testid': 'match' },
     h('option', { value: '' }, t('create.preset_default')),
-    opts.match.choices.map((m) => h('option', { value: m }, t(`match.${m}`))),
+    opts.match.choices.map((m) => h('option', { value: m }, choiceLabel('uno', 'match', m))),
   );
   const target = h('input', { type: 'number', name: 'target', step: 1, title: opts.target.doc });
   const hands = h('input', { type: 'number', name: 'fixed_hands', step: 1, title: opts.fixed_hands.doc });
@@ -166,8 +209,7 @@ function unoSection(g) {
     seats.min = p.min_players;
     seats.max = p.max_players;
     seats.value = Math.min(p.max_players, Math.max(p.min_players, Number(seats.value) || settings.seats.default));
-    const key = `preset.${p.name}.desc`;
-    presetDesc.textContent = has(key) ? t(key) : p.doc;
+    presetDesc.textContent = presetDoc('uno', p);
     target.value = p.target;
     hands.value = p.fixed_hands;
     for (const { k, el } of flags) el.checked = Boolean(p.values[k]);
@@ -195,13 +237,13 @@ function unoSection(g) {
         'div',
         { class: 'checks' },
         flags.map(({ k, el: box }) =>
-          h('label', { class: 'check', title: opts[k].doc }, box, h('span', {}, has(`opt.${k}`) ? t(`opt.${k}`) : k)),
+          h('label', { class: 'check', title: opts[k].doc }, box, h('span', {}, optionLabel('uno', k))),
         ),
       ),
       h(
         'div',
         { class: 'field-row' },
-        choices.map(({ k, el: sel }) => field(has(`opt.${k}`) ? t(`opt.${k}`) : k, sel)),
+        choices.map(({ k, el: sel }) => field(optionLabel('uno', k), sel)),
       ),
       field(t('create.extra'), extra, t('create.extra_hint')),
     ),
@@ -222,6 +264,50 @@ function unoSection(g) {
   };
   syncPreset();
   return { game: 'uno', el, body };
+}
+
+/** Draw poker: preset, computer level, and the featured options over the preset. */
+const POKER_FEATURED = ['ante', 'bankroll'];
+
+function pokerSection(g) {
+  const settings = Object.fromEntries(g.settings.map((s) => [s.name, s]));
+  const opts = Object.fromEntries(g.options.map((o) => [o.name, o]));
+  const preset = settingInput('poker', settings.preset, 'poker-preset');
+  const level = settingInput('poker', settings.level, 'poker-level');
+  const current = () => byName(g.presets, preset.value);
+  const presetDesc = h('small', { class: 'hint' });
+  const numbers = POKER_FEATURED.filter((k) => opts[k]?.type === 'int').map((k) => ({
+    k,
+    el: optionInput(opts[k], `poker-${k}`),
+  }));
+  const syncPreset = () => {
+    const p = current();
+    presetDesc.textContent = presetDoc('poker', p);
+    for (const { k, el } of numbers) el.value = p.values[k];
+  };
+  preset.addEventListener('change', syncPreset);
+  const el = h(
+    'div',
+    { class: 'form-section', 'data-game': 'poker' },
+    h('div', { class: 'field-row' }, field(settingLabel('preset'), preset), field(settingLabel('level'), level)),
+    presetDesc,
+    rows(numbers.map(({ k, el: input }) => field(optionLabel('poker', k), input))),
+    has('create.poker_hint') ? h('p', { class: 'hint' }, t('create.poker_hint')) : null,
+  );
+  // only what differs from the preset travels, as UNO's options do
+  const body = () => {
+    const p = current();
+    const out = { preset: p.name, level: readSetting(level) };
+    const options = {};
+    for (const { k, el: input } of numbers) {
+      const v = input.readValue();
+      if (v !== null && v !== p.values[k]) options[k] = v;
+    }
+    if (Object.keys(options).length) out.options = options;
+    return out;
+  };
+  syncPreset();
+  return { game: 'poker', el, body };
 }
 
 export default {
@@ -416,7 +502,7 @@ export default {
     });
     const seconds = settingInput('table', byName(cat.table, 'decision_seconds'), 'decision-seconds');
 
-    const builders = { uno: unoSection, casino: plainSection, poker: plainSection };
+    const builders = { uno: unoSection, poker: pokerSection };
     const sections = cat.games.map((g) => (builders[g.name] || plainSection)(g));
     const showSection = () => sections.forEach((s) => (s.el.hidden = s.game !== formState.game));
 

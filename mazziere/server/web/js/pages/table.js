@@ -1,10 +1,10 @@
 // A game table: joins it over the WebSocket, keeps the latest `table` update and hands it to
 // the game's view (UNO, UNO CASINO, poker). The whole table is redrawn from each update, so a
 // reconnection (the server sends the table again) restores it as the server sees it.
-import { get, post } from '../api.js';
+import { get, post, session } from '../api.js';
 import { hands, eventOf } from '../events.js';
 import { VIEWS } from '../games/index.js';
-import { LogPanel, newLines } from '../games/log.js';
+import { LogPanel, newNotes } from '../games/log.js';
 import { money, t } from '../i18n.js';
 import { clear, errorText, fill, h, modal, showError, toast } from '../ui.js';
 
@@ -64,6 +64,7 @@ export default {
     this.ctx.log = new LogPanel(this.mem.log, {
       game: this.mem.last?.game || 'uno',
       me: this.mem.last?.seat ?? null,
+      myName: () => session.get()?.username,
       name: (s) => this.nameOf(s),
       money,
     });
@@ -158,7 +159,7 @@ export default {
       // a refusal stays in view until the table moves on (the server redraws the same state)
       if (this.errorState === undefined || msg.state_no > this.errorState) this.errorBox.hidden = true;
       if (msg.events?.length) this.ctx.log.add('event', msg.events);
-      const fresh = newLines(this.mem.notes, msg.log || []);
+      const fresh = newNotes(this.mem.notes, msg.log || []);
       this.mem.notes = msg.log || [];
       if (fresh.length) this.ctx.log.add('note', fresh);
       if (msg.seat === null || msg.seat === undefined) {

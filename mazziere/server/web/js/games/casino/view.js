@@ -6,22 +6,25 @@ import { reasonText } from '../../events.js';
 import { UnoHand, parseLegal } from '../../hand.js';
 import { money, t } from '../../i18n.js';
 import { add, clear, Countdown, field, fill, h, icon } from '../../ui.js';
-import './messages.js';
+import { TableView } from '../table-view.js';
 import { sortUno } from '../uno/view.js';
+import './events.js';
+import './messages.js';
 
 const toCents = (euros) => Math.round(Number(String(euros).replace(',', '.')) * 100);
 
-export class CasinoView {
+export class CasinoView extends TableView {
   constructor(root, ctx) {
-    this.ctx = ctx;
-    this.msg = null;
-    this.hand = new UnoHand({
-      onPlay: (text) => this.send(text),
-      nameOf: (s) => ctx.nameOf(s),
-      label: t('uno.your_hand'),
-    });
+    super(root, ctx);
+    this.hand = this.own(
+      new UnoHand({
+        onPlay: (text) => this.send(text),
+        nameOf: (s) => ctx.nameOf(s),
+        label: t('uno.your_hand'),
+      }),
+    );
     this.hand.onSelectionChange = () => this.drawButtons();
-    this.countdown = new Countdown('');
+    this.countdown = this.own(new Countdown(''));
 
     this.bank = h('div', { class: 'bank-area', 'data-testid': 'bank' });
     this.drawPile = h('button', {
@@ -102,22 +105,13 @@ export class CasinoView {
     );
   }
 
-  destroy() {
-    this.hand.destroy();
-    this.countdown.destroy();
+  readLegal(legal) {
+    return parseLegal(legal);
   }
 
-  send(action) {
-    if (!this.ctx.act(action)) this.hand.unlock();
-    else this.hand.lock();
-  }
-
-  word(w) {
-    if (this.legal?.words.has(w)) this.send(w);
-  }
-
-  unlock() {
-    this.hand.unlock();
+  lockChanged() {
+    if (this.locked) this.hand.lock();
+    else this.hand.unlock();
     this.drawButtons();
   }
 
@@ -133,11 +127,9 @@ export class CasinoView {
     return { min: c.min_stake ?? 10, max: c.max_stake ?? 10000 };
   }
 
-  update(msg) {
-    this.msg = msg;
+  draw(msg) {
     this.warning.hidden = true;
     const v = msg.view || {};
-    this.legal = parseLegal(msg.legal);
     const inRound = Boolean(v.hand) && !v.result && msg.status === 'playing';
     const hasRound = Boolean(v.hand);
 
@@ -238,10 +230,8 @@ export class CasinoView {
         t('uno.cards_n', { n: sorted.length }),
         hasRound ? ` · ${t('casino.stake_is', { stake: money(v.stake) })}` : '',
       ),
-      inRound && msg.time_left !== null ? this.countdown.el : null,
+      this.clock(this.countdown, inRound),
     );
-    if (inRound && msg.time_left !== null) this.countdown.set(msg.time_left, this.ctx.summary()?.decision_seconds);
-    else this.countdown.set(null);
     this.turnLine.textContent = inRound ? this.prompt(v) : '';
     this.turnLine.classList.toggle('my-turn', inRound);
     this.drawButtons();
@@ -260,9 +250,7 @@ export class CasinoView {
   drawButtons() {
     if (!this.msg) return;
     const L = this.legal;
-    const locked = this.hand.locked;
-    const btn = (action, label, cls, onclick) =>
-      h('button', { type: 'button', class: `btn ${cls}`, 'data-action': action, disabled: locked, onclick }, label);
+    const btn = (action, label, cls, onclick) => this.button(action, label, cls, onclick, this.hand.locked);
     const out = [];
     if (this.hand.selectionPlayable())
       out.push(btn('play', t('uno.play_selected'), 'btn-primary', () => this.hand.playSelection()));

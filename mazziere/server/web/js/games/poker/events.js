@@ -1,7 +1,7 @@
-// Draw poker's events in words for the table log and the replay (pev.* in messages.js); the shared
-// part (events.js) hands every poker event here.
+// Draw poker's events in words for the table log and the replay (pev.* in messages.js), and its
+// actions by the seed's button names; the shared part (events.js) hands every poker event here.
 import { miniPoker } from '../../cards.js';
-import { list, registerDescriber } from '../../events.js';
+import { list, registerActionWords, registerDescriber } from '../../events.js';
 import { has, t } from '../../i18n.js';
 import { h } from '../../ui.js';
 import './messages.js';
@@ -13,8 +13,6 @@ function chips(n) {
 function describePoker(e, who, node) {
   const cards = (v) => h('span', { class: 'mini-list' }, list(v).map(miniPoker));
   switch (e.tag) {
-    case 'hand_started':
-      return 'id' in e ? node('ev.record', { id: e.id }, 'ev-muted') : null;
     case 'deal_started':
       return node(
         Number(e.carried) ? 'pev.deal_started_carried' : 'pev.deal_started',
@@ -74,4 +72,16 @@ export function itemName(name) {
   return has(key) ? t(key) : String(name || '').replaceAll('_', ' ');
 }
 
+/** A structured poker action ({text, kind, amount?, cards?}) by the seed's button names. */
+export function pokerActionWords(a) {
+  const label = has(`poker.btn.${a.kind}`) ? t(`poker.btn.${a.kind}`) : a.kind;
+  if (typeof a.amount === 'number') return `${label} ${a.amount}`;
+  if (a.kind === 'draw')
+    return list(a.cards).length
+      ? h('span', {}, label, ' ', h('span', { class: 'mini-list' }, list(a.cards).map(miniPoker)))
+      : t('poker.stand_pat');
+  return label;
+}
+
 registerDescriber('poker', describePoker);
+registerActionWords('poker', pokerActionWords);

@@ -99,6 +99,15 @@ export const en = {
   'poker.level.easy': 'easy',
   'poker.level.normal': 'normal',
   'poker.level.hard': 'hard',
+  // the lobby: presets (mazziere.poker.presets) and the options it offers
+  'poker.preset.classic': 'Classic (52)',
+  'poker.preset.classic.desc': 'Seed 002 with a 52-card deck: ante 5, bankroll 500, six items of 100, full house above flush.',
+  'poker.preset.classic32': 'Classic (32)',
+  'poker.preset.classic32.desc': 'Seed 002 with the 32-card deck (7 to ace); A-7-8-9-10 is the lowest straight.',
+  'poker.preset.short32': 'Short (32)',
+  'poker.preset.short32.desc': 'The 32-card deck as many rule books play it: the rarer flush beats the full house.',
+  'poker.opt.ante': 'Ante (chips)',
+  'poker.opt.bankroll': 'Starting bankroll (chips)',
 
   'pev.deal_started': 'Deal {deal}: {who} acts first.',
   'pev.deal_started_carried': 'Deal {deal}: {who} acts first; {carried} carried over.',
@@ -262,6 +271,15 @@ export const it = {
   'poker.level.easy': 'facile',
   'poker.level.normal': 'normale',
   'poker.level.hard': 'difficile',
+  // la sala: regolamenti (mazziere.poker.presets) e le opzioni che offre
+  'poker.preset.classic': 'Classico (52)',
+  'poker.preset.classic.desc': 'Seed 002 con il mazzo da 52 carte: invito 5, capitale 500, sei oggetti da 100, full sopra il colore.',
+  'poker.preset.classic32': 'Classico (32)',
+  'poker.preset.classic32.desc': 'Seed 002 con il mazzo da 32 carte (dal 7 all’asso); A-7-8-9-10 è la scala minima.',
+  'poker.preset.short32': 'Corto (32)',
+  'poker.preset.short32.desc': 'Il mazzo da 32 carte come lo giocano molti regolamenti: il colore, più raro, batte il full.',
+  'poker.opt.ante': 'Invito (fiches)',
+  'poker.opt.bankroll': 'Capitale iniziale (fiches)',
 
   'pev.deal_started': 'Mano {deal}: parla per primo {who}.',
   'pev.deal_started_carried': 'Mano {deal}: parla per primo {who}; riportati {carried}.',

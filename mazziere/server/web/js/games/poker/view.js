@@ -16,6 +16,7 @@ import { miniPoker, pokerBack, pokerCard } from '../../cards.js';
 import { list, eventOf, reasonText } from '../../events.js';
 import { cap, has, t } from '../../i18n.js';
 import { add, clear, Countdown, fill, h, icon } from '../../ui.js';
+import { TableView } from '../table-view.js';
 import { itemName } from './events.js';
 import './messages.js';
 
@@ -107,13 +108,11 @@ function handName(sd, s) {
 /** An item's state: `state` in this page's view shape, `status` in the server's first one. */
 const itemState = (it) => it.state || it.status || 'worn';
 
-export class PokerView {
+export class PokerView extends TableView {
   constructor(root, ctx) {
-    this.ctx = ctx;
-    this.msg = null;
+    super(root, ctx);
     this.marked = new Set(); // positions chosen for replacement
-    this.locked = false;
-    this.countdown = new Countdown('');
+    this.countdown = this.own(new Countdown(''));
     this.opp = h('div', { class: 'poker-opp', 'data-testid': 'poker-opponent' });
     this.center = h('div', { class: 'poker-center', 'data-testid': 'poker-center' });
     this.showdown = h('div', { class: 'showdown', hidden: true, 'data-testid': 'showdown' });
@@ -160,30 +159,21 @@ export class PokerView {
     );
   }
 
-  destroy() {
-    this.countdown.destroy();
+  readLegal(legal, msg) {
+    return parsePokerLegal(msg.view, legal);
   }
 
-  unlock() {
-    this.locked = false;
-    if (this.msg) this.update(this.msg);
-  }
-
-  send(action) {
-    if (this.ctx.act(action)) {
-      this.locked = true;
-      this.buttons.querySelectorAll('button').forEach((b) => (b.disabled = true));
-    }
+  lockChanged() {
+    if (this.locked) this.buttons.querySelectorAll('button').forEach((b) => (b.disabled = true));
+    else if (this.msg) this.draw(this.msg, this.msg);
   }
 
   label(word) {
     return t(`poker.btn.${word}`);
   }
 
-  update(msg) {
-    const prevDeal = this.msg?.view?.deal_no;
-    this.msg = msg;
-    this.locked = false;
+  draw(msg, previous) {
+    const prevDeal = previous?.view?.deal_no;
     const v = msg.view;
     if (!v) {
       this.drawStart(msg);
@@ -192,8 +182,7 @@ export class PokerView {
     if (v.deal_no !== prevDeal || v.phase !== 'draw') this.marked.clear();
     const me = msg.seat ?? 0;
     const them = 1 - me;
-    const L = parsePokerLegal(v, msg.legal);
-    this.legal = L;
+    const L = this.legal;
     const myTurn = v.current === me && v.phase !== 'over' && !v.result;
 
     // ---- the opponent: cards, bankroll, bet, items
@@ -334,10 +323,8 @@ export class PokerView {
         v.owed ? ` · ${t('poker.owed_n', { n: v.owed })}` : '',
         v.drawn?.[me] >= 0 ? ` · ${t('poker.replaced_n', { n: v.drawn[me] })}` : '',
       ),
-      myTurn && msg.time_left !== null ? this.countdown.el : null,
+      this.clock(this.countdown, myTurn),
     );
-    if (myTurn && msg.time_left !== null) this.countdown.set(msg.time_left, this.ctx.summary()?.decision_seconds);
-    else this.countdown.set(null);
     this.turnLine.textContent = this.prompt(v, me, myTurn);
     this.turnLine.classList.toggle('my-turn', myTurn);
     this.drawButtons(v, L, me, myTurn);
@@ -355,20 +342,8 @@ export class PokerView {
 
   drawButtons(v, L, me, myTurn) {
     const out = [];
-    const btn = (word, label, cls, onclick, extra = {}) =>
-      h(
-        'button',
-        {
-          type: 'button',
-          class: `btn ${cls}`,
-          'data-action': word,
-          disabled: this.locked || !myTurn,
-          onclick,
-          ...extra,
-        },
-        label,
-        h('small', { class: 'btn-sub' }, t(`poker.help.${word}`)),
-      );
+    const btn = (word, label, cls, onclick) =>
+      this.button(word, label, cls, onclick, !myTurn, h('small', { class: 'btn-sub' }, t(`poker.help.${word}`)));
     const range = L.ranges.open || L.ranges.raise;
     if (myTurn && range && (L.words.has('open') || L.words.has('raise'))) {
       const [lo, hi] = range;

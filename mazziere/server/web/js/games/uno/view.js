@@ -6,6 +6,8 @@ import { reasonText } from '../../events.js';
 import { UnoHand, parseLegal } from '../../hand.js';
 import { t } from '../../i18n.js';
 import { clear, Countdown, fill, h, icon } from '../../ui.js';
+import { TableView } from '../table-view.js';
+import './events.js';
 import './messages.js';
 
 const RANK_ORDER = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'S', 'R', 'D2'];
@@ -21,23 +23,24 @@ export function sortUno(codes) {
   return [...codes].sort((a, b) => key(a) - key(b));
 }
 
-export class UnoView {
+export class UnoView extends TableView {
   constructor(root, ctx) {
-    this.ctx = ctx;
-    this.msg = null;
+    super(root, ctx);
     // the match line reads the preset's match format from the catalog
     loadCatalog().then(
       () => this.msg?.view && this.drawScores(this.msg),
       () => {},
     );
-    this.hand = new UnoHand({
-      onPlay: (text) => this.send(text),
-      nameOf: (s) => ctx.nameOf(s),
-      label: t('uno.your_hand'),
-    });
+    this.hand = this.own(
+      new UnoHand({
+        onPlay: (text) => this.send(text),
+        nameOf: (s) => ctx.nameOf(s),
+        label: t('uno.your_hand'),
+      }),
+    );
     this.hand.onSelectionChange = () => this.drawButtons();
-    this.countdown = new Countdown('');
-    this.oppCountdown = new Countdown('');
+    this.countdown = this.own(new Countdown(''));
+    this.oppCountdown = this.own(new Countdown(''));
 
     this.opponents = h('div', { class: 'opponents', 'data-testid': 'opponents' });
     this.drawPile = h('button', {
@@ -90,30 +93,18 @@ export class UnoView {
     );
   }
 
-  destroy() {
-    this.hand.destroy();
-    this.countdown.destroy();
-    this.oppCountdown.destroy();
+  readLegal(legal) {
+    return parseLegal(legal);
   }
 
-  send(action) {
-    if (!this.ctx.act(action)) this.hand.unlock();
-    else this.hand.lock();
-  }
-
-  word(w) {
-    if (this.legal?.words.has(w)) this.send(w);
-  }
-
-  unlock() {
-    this.hand.unlock();
+  lockChanged() {
+    if (this.locked) this.hand.lock();
+    else this.hand.unlock();
     this.drawButtons();
   }
 
-  update(msg) {
-    this.msg = msg;
+  draw(msg) {
     const v = msg.view;
-    this.legal = parseLegal(msg.legal);
     const me = msg.seat;
     const seats = msg.seats;
     if (!v) {
@@ -169,13 +160,10 @@ export class UnoView {
           : null,
         seats[s].connected ? null : h('span', { class: 'tag tag-offline' }, t('seat.offline')),
       );
-      if (isTurn && msg.time_left !== null && !seats[s].bot) {
-        this.oppCountdown.set(msg.time_left, this.ctx.summary()?.decision_seconds);
-        chip.append(this.oppCountdown.el);
-      }
+      if (isTurn && !seats[s].bot) chip.append(this.clock(this.oppCountdown, true) ?? '');
       this.opponents.append(chip);
     }
-    if (!(v.current !== me && msg.time_left !== null)) this.oppCountdown.set(null);
+    if (v.current === me || msg.time_left === null) this.clock(this.oppCountdown, false);
 
     // ---- piles, colour, direction
     clear(this.discard);
@@ -226,10 +214,8 @@ export class UnoView {
         ' · ',
         t('uno.points_n', { n: v.scores[me] ?? 0 }),
       ),
-      myTurn && msg.time_left !== null ? this.countdown.el : null,
+      this.clock(this.countdown, myTurn),
     );
-    if (myTurn && msg.time_left !== null) this.countdown.set(msg.time_left, this.ctx.summary()?.decision_seconds);
-    else this.countdown.set(null);
     this.turnLine.textContent = this.prompt(v, me);
     this.turnLine.classList.toggle('my-turn', myTurn);
     this.drawButtons();
@@ -241,7 +227,7 @@ export class UnoView {
     if (v.result) return t('uno.prompt.over');
     if (v.current !== me) {
       if (this.legal.catches.length)
-        return t('uno.prompt.can_catch', { who: this.legal.catches.map((s) => this.ctx.nameOf(s)).join(', ') });
+        return t('uno.prompt.can_catch', { who: this.legal.catches.map((a) => this.ctx.nameOf(a.target)).join(', ') });
       return t('uno.prompt.waiting', { who: this.ctx.nameOf(v.current) });
     }
     if (v.phase === 'color') return t('uno.prompt.first_color');
@@ -257,9 +243,7 @@ export class UnoView {
   drawButtons() {
     if (!this.msg?.view) return;
     const L = this.legal;
-    const locked = this.hand.locked;
-    const btn = (action, label, cls, onclick) =>
-      h('button', { type: 'button', class: `btn ${cls}`, 'data-action': action, disabled: locked, onclick }, label);
+    const btn = (action, label, cls, onclick) => this.button(action, label, cls, onclick, this.hand.locked);
     const out = [];
     if (this.hand.selectionPlayable())
       out.push(btn('play', t('uno.play_selected'), 'btn-primary', () => this.hand.playSelection()));
@@ -270,18 +254,23 @@ export class UnoView {
       out.push(btn('accept', t('uno.accept', { n: this.msg.view.pending }), '', () => this.word('accept')));
     if (L.words.has('challenge'))
       out.push(btn('challenge', t('uno.challenge'), 'btn-warn', () => this.word('challenge')));
-    for (const s of L.catches)
+    for (const a of L.catches)
       out.push(
-        btn(`catch-${s}`, t('uno.catch', { who: this.ctx.nameOf(s) }), 'btn-warn', () => this.send(`catch ${s}`)),
+        btn(`catch-${a.target}`, t('uno.catch', { who: this.ctx.nameOf(a.target) }), 'btn-warn', () =>
+          this.send(a.text),
+        ),
       );
     if (L.colorChoices.length) {
       out.push(
         h(
           'div',
           { class: 'color-choices', role: 'group', 'aria-label': t('uno.choose_color') },
-          L.colorChoices.map((c) =>
-            btn(`color-${c}`, h('span', {}, colorDot(c), ' ', t(`color.${c}`)), `color-btn c-${c}`, () =>
-              this.send(`color ${c}`),
+          L.colorChoices.map((a) =>
+            btn(
+              `color-${a.color}`,
+              h('span', {}, colorDot(a.color), ' ', t(`color.${a.color}`)),
+              `color-btn c-${a.color}`,
+              () => this.send(a.text),
             ),
           ),
         ),
@@ -298,7 +287,7 @@ export class UnoView {
     const o = cfg.options || {};
     const match = o.match || preset.match;
     let status;
-    if (match === 'single_hand') status = t('match.single_hand');
+    if (match === 'single_hand') status = t('uno.opt.match.single_hand');
     else if (match === 'fixed_hands')
       status = t('uno.match_hands', { n: (v.hand_no ?? 0) + 1, of: o.fixed_hands || preset.fixed_hands });
     else status = t('uno.match_target', { n: (v.hand_no ?? 0) + 1, target: o.target || preset.target });
@@ -336,7 +325,7 @@ export class UnoView {
       h(
         'p',
         { class: 'match-status', 'data-testid': 'match-status' },
-        `${t(`preset.${cfg.preset || 'classic'}.name`)} · ${status}`,
+        cfg.preset ? `${t(`uno.preset.${cfg.preset}`)} · ${status}` : status,
       ),
       h(
         'table',

@@ -1,0 +1,79 @@
+"""The UNO engine's hot modules, compiled with mypyc when the package is built (setup.py),
+and the guard that keeps their Python sources the reference.
+
+The compiled extensions are built from these very ``.py`` files, so they implement the same
+rules; tests/uno/test_compiled.py proves it on step traces. The guard imports the sources
+instead of the extensions when ``MAZZIERE_PURE=1`` is set, or when any extension is older than
+its source (an edited checkout not rebuilt yet): the modules load all compiled or all pure,
+since a compiled class cannot extend a pure one. This module uses the standard library only
+and imports nothing from the package (setup.py reads it before anything is built).
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+COMPILED_MODULES: tuple[str, ...] = (
+    "mazziere.uno.matching",
+    "mazziere.uno.state",
+    "mazziere.uno.dealing",
+    "mazziere.uno.scoring",
+    "mazziere.uno.game",
+)
+"""Compiled with mypyc: the state, legal actions and ``push``, dealing and scoring."""
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _paths(module: str) -> tuple[str, list[str]]:
+    """The module's source and its compiled extension files (none in a pure install)."""
+    parts = module.split(".")[1:]
+    source = os.path.join(_PACKAGE_DIR, *parts) + ".py"
+    folder, base = os.path.dirname(source), parts[-1] + "."
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    try:
+        names = os.listdir(folder)
+    except OSError:  # pragma: no cover - a zipped or frozen package
+        names = []
+    return source, [
+        os.path.join(folder, n) for n in names if n.startswith(base) and n.endswith(suffixes)
+    ]
+
+
+def compiled_state() -> str:
+    """``"compiled"``, ``"pure"`` (no extensions built) or ``"pure (reason)"``."""
+    found = [_paths(m) for m in COMPILED_MODULES]
+    if not any(exts for _, exts in found):
+        return "pure"
+    if os.environ.get("MAZZIERE_PURE") == "1":
+        return "pure (MAZZIERE_PURE=1)"
+    for source, exts in found:
+        if not exts:
+            return f"pure ({os.path.basename(source)} has no compiled extension)"
+        if any(os.path.getmtime(e) < os.path.getmtime(source) for e in exts):
+            return f"pure ({os.path.basename(source)} changed after it was compiled)"
+    return "compiled"
+
+
+class _SourcesFirst(importlib.abc.MetaPathFinder):
+    """Finds the compiled modules' ``.py`` sources ahead of their extensions."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in COMPILED_MODULES:
+            return None
+        return importlib.util.spec_from_file_location(fullname, _paths(fullname)[0])
+
+
+def install_guard() -> None:
+    """Called by ``mazziere/__init__.py`` before any compiled module is imported."""
+    state = compiled_state()
+    if state.startswith("pure (") and not any(isinstance(f, _SourcesFirst) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourcesFirst())
