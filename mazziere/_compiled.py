@@ -72,6 +72,26 @@ class _SourcesFirst(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, _paths(fullname)[0])
 
 
+def source_module(module: str) -> ModuleType:
+    """``module`` as Python source: the module itself when it was loaded from its ``.py``,
+    else that ``.py`` executed as a separate module named ``module + "__source"`` (once).
+
+    For tools that compile Python bytecode, such as numba: a mypyc-compiled function has
+    none, and numba compiles the very same function from its source instead."""
+    loaded = importlib.import_module(module)
+    if (getattr(loaded, "__file__", None) or "").endswith(".py"):
+        return loaded
+    name = module + "__source"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, _paths(module)[0])
+    assert spec is not None and spec.loader is not None
+    copy = importlib.util.module_from_spec(spec)
+    sys.modules[name] = copy
+    spec.loader.exec_module(copy)
+    return copy
+
+
 def install_guard() -> None:
     """Called by ``mazziere/__init__.py`` before any compiled module is imported."""
     state = compiled_state()

@@ -25,8 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from mazziere.cards.uno import WILD_FACE, Card, Color
+from mazziere.casino import rulebook as R
 from mazziere.casino.events import MultiplierChanged, RoundEnded
-from mazziere.casino.rules import MAX_MULTIPLIER, CasinoRules, validate_stake
+from mazziere.casino.rules import CasinoRules, validate_stake
 from mazziere.casino.strategy import BankMemory, bank_decision, player_decision
 from mazziere.errors import GameOver, IllegalAction, NotYourTurn
 from mazziere.rng import Rng, SplitMixRng, make_rng
@@ -38,7 +39,6 @@ from mazziere.uno.state import Phase
 
 PLAYER = 0
 BANK = 1
-_PLAYER_DRAWS = ("choice", "no_play")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +122,7 @@ def legal_actions(r: CasinoRound) -> tuple[A.Action, ...]:
     if r.result is not None or r.uno.current != PLAYER:
         return ()
     acts = uno.legal_actions(r.uno, PLAYER)
-    if r.multiplier <= 1:
+    if not R.player_may_draw(r.multiplier):
         acts = tuple(a for a in acts if not isinstance(a, A.Draw))
     return acts
 
@@ -139,7 +139,7 @@ def apply(r: CasinoRound, action: A.Action | str) -> tuple[CasinoRound, list[Eve
         return play_default(r)
     if r.uno.current != PLAYER:
         raise NotYourTurn("the bank is playing")
-    if isinstance(action, A.Draw) and r.multiplier <= 1:
+    if isinstance(action, A.Draw) and not R.player_may_draw(r.multiplier):
         raise IllegalAction(
             "at x1 the player may not draw (000 'PAGAMENTI'); play a card if you can",
             "draw_banned_at_x1",
@@ -206,18 +206,23 @@ def settle(r: CasinoRound) -> int:
 
 
 # ------------------------------------------------------------------------------ internals
+_DRAW_REASON = {"choice": R.DRAW_CHOICE, "no_play": R.DRAW_NO_PLAY}
+
+
 def _multiplier_after(m: int, new: list[Event], events: list[Event]) -> int:
-    """000 "PAGAMENTI": a player draw lowers the multiplier, a bank draw for lack of a
-    playable card raises it (at most x3); +2/+4 cards ("draw2"/"draw4") move nothing."""
+    """The multiplier after the draws among ``new`` (:func:`rulebook.multiplier_after_draw`,
+    card by card), each step reported in ``events``."""
     for e in new:
         if not isinstance(e, Drew):
             continue
-        if e.seat == PLAYER and e.reason in _PLAYER_DRAWS:
-            m = max(1, m - 1)
-            events.append(MultiplierChanged(m, "player_drew"))
-        elif e.seat == BANK and e.reason == "no_play" and m < MAX_MULTIPLIER:
-            m += 1
-            events.append(MultiplierChanged(m, "bank_drew"))
+        reason = _DRAW_REASON.get(e.reason, R.DRAW_PENALTY)
+        for _ in range(e.count):
+            after = R.multiplier_after_draw(m, e.seat == PLAYER, reason)
+            if after != m:
+                m = after
+                events.append(
+                    MultiplierChanged(m, "player_drew" if e.seat == PLAYER else "bank_drew")
+                )
     return m
 
 
@@ -259,14 +264,14 @@ def _advance(r: CasinoRound, events: list[Event]) -> tuple[CasinoRound, list[Eve
         legal = uno.legal_actions(s, s.current)
         can_play = any(isinstance(a, A.Play) for a in legal)
         if s.current == PLAYER:
-            if not can_play and (not s.draw_pile or r.multiplier <= 1):
+            if not can_play and (not s.draw_pile or not R.player_may_draw(r.multiplier)):
                 reason = "pile_out" if not s.draw_pile else "no_draw_at_x1"
                 return _finish(replace(r, strategy_rng=rng), "bank", reason, events)
             return replace(r, strategy_rng=rng), events
         if not can_play and not s.draw_pile:
             return _finish(replace(r, strategy_rng=rng), "bank", "pile_out", events)
         assert s.color is not None
-        action = bank_decision(s.hands[BANK], int(s.color), s.phase, legal, rng)
+        action = bank_decision(s.hands[BANK], s.discard[-1], int(s.color), s.phase, legal, rng)
         state, ev = uno.apply(s, BANK, action)
         events.extend(ev)
         m = _multiplier_after(r.multiplier, ev, events)

@@ -1,28 +1,35 @@
-"""A compiled (numba) UNO CASINO round, bit for bit the round of
+"""A compiled (numba) UNO CASINO round, step for step the round of
 :func:`mazziere.casino.simulate_round`, for RTP runs of 10^8 rounds (design.md "keep it
 separate and prove it equal"; uno-casino.md, seed 000).
 
-What it reproduces, step by step (the pure path's module is named in brackets):
+The rules are not written here. Every rule decision is a plain function that the readable
+round calls too, and numba compiles the same functions into this kernel:
 
-* Seeding [casino.round.new_round, uno.dealing, rng]: ``SplitMixRng(seed)``; its first output
-  seeds the strategies' tie-break stream (``spawn``), its second the hand's source
-  (``first_dealer=1``: no dealer draw, then ``match_rng.spawn()``). The hand source shuffles
-  the 108-card ``FULL_DECK`` order with Fisher-Yates (``randbelow`` by rejection on 64-bit
-  outputs), deals one card at a time from the end of the list, seat 0 first (4 to the player,
-  5 to the bank), then turns cards until a number shows, putting each other card back at
-  ``randbelow(len + 1)``.
-* Legality [uno.machine, uno.matching]: colour, number or symbol; Wild always; +4 only with no
-  card of the current colour (no bluff, no challenge, no UNO call, no stacking); Skip,
-  Reverse, +2 and +4 give the same side the turn again; a drawn card that is playable may be
-  played; no reshuffle.
-* Strategies [casino.strategy]: the bank's and the player's, with ties broken by
-  ``randbelow`` over distinct faces in face order and over colours in index order, and the
-  player's memory of the bank's previous turn.
-* The round [casino.round]: the multiplier (x3 start, player draws -1, bank draws for lack of
-  a play +1, never above x3), the x1 draw ban, the pile-out endings, and ``turns`` counting
-  every action applied, the player's and the bank's.
+* matching and the +4 rule: :func:`mazziere.uno.matching.face_matches` and
+  :func:`~mazziere.uno.matching.wild4_color_legal` (the UNO engine's own; that module is
+  compiled by mypyc, so numba reads it from its ``.py``);
+* what is playable, the bank's card and colour, the player's weights and colour, the
+  multiplier's steps and the x1 draw ban: :mod:`mazziere.casino.rulebook`.
 
-Per-round seeds of a run come from :func:`round_seed`, shared by the kernel and the pure path.
+What is left here is the round's course under the ``casino`` preset, which
+:func:`_check_rules` pins at import: the deal, the first card, whose turn it is (Skip,
+Reverse, +2 and +4 give the same side the turn again with two seats), the cards a +2/+4
+victim takes (also after a last card; fewer when the pile runs out: no reshuffle), the
+pile-out and x1 endings, and ``turns`` (every action applied, the player's and the bank's).
+Random numbers come from the same SplitMix64 streams as the readable round:
+
+* ``SplitMixRng(seed)``: its first output seeds the strategies' tie-break stream (``spawn``),
+  its second the hand's source (``first_dealer=1``: no dealer draw, then
+  ``match_rng.spawn()``). The hand's source shuffles the 108-card ``FULL_DECK`` order with
+  Fisher-Yates, run lazily (:func:`_settle`), deals one card at a time from the end of the
+  list, seat 0 first (4 to the player, 5 to the bank), then turns cards until a number shows,
+  putting each other card back at ``randbelow(len + 1)``.
+* A tie among a rule's candidates is ``ties[randbelow(n)]`` on the strategies' stream.
+
+Equality with the readable round is proven on step traces: :func:`kernel_trace` records
+every step (:data:`STEP_KINDS`), :func:`mazziere.sim.casino_check.pure_trace` derives the same
+steps from the readable round's events, and the tests compare them, and a hash of each, over
+thousands of rounds. Per-round seeds of a run come from :func:`round_seed`, shared by both.
 
 >>> from mazziere.casino import simulate_round
 >>> all(kernel_round(s) == simulate_round(s) for s in range(20))
@@ -31,27 +38,36 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
+from numba.extending import overload, register_jitable
 
+from mazziere._compiled import source_module
 from mazziere.cards.uno import FULL_DECK, WILD4_FACE, WILD_FACE
-from mazziere.casino.rules import MAX_MULTIPLIER, CasinoRules
+from mazziere.casino import rulebook as R
+from mazziere.casino.rules import CasinoRules
 from mazziere.sim.splitmix_kernel import mix, next64, randbelow
+from mazziere.uno.matching import face_matches, wild4_color_legal
 from mazziere.uno.presets import CASINO
 
 __all__ = [
     "REASONS",
+    "STEP_KINDS",
     "TALLY_TURNS",
     "TALLY_WIDTH",
     "KernelRounds",
     "kernel_round",
     "kernel_rounds",
     "kernel_tally",
+    "kernel_trace",
     "round_seed",
     "round_seeds",
     "warm_up",
@@ -112,15 +128,16 @@ _SKIP = 10
 _REVERSE = 11
 _DRAW2 = 12
 _START_MULT = 3
-_MAX_MULT = MAX_MULTIPLIER  # the rule, written once in casino/rules.py
 
 _PLAYER = 0
 _BANK = 1
 _PLAY = 0
 _DRAWN = 1
 
-_TOPS = 16
-"""Where ``_bank_color`` keeps the tied colours' highest cards in the ``ties`` buffer."""
+_SIDE = R.SIDE_WIDTH
+_COLORS_AT = R.COLORS_AT
+_DRAW_NO_PLAY = R.DRAW_NO_PLAY
+_DRAW_PENALTY = R.DRAW_PENALTY
 
 # rows of the random-source array
 _STRATEGY_RNG = 0
@@ -136,6 +153,17 @@ _R_NO_DRAW = 3
 TALLY_WIDTH = 5
 """Columns of a tally row: rounds paid x0, x1, x2, x3 (by index), then the sum of turns."""
 TALLY_TURNS = 4
+
+STEP_KINDS = ("dealt", "turned", "returned", "played", "drew", "multiplier", "ended")
+"""A step of a round's trace is five integers ``(kind, a, b, c, d)``, ``kind`` an index into
+this tuple: ``dealt`` (seat, card), ``turned`` (card), ``returned`` (card), ``played`` (seat,
+card, colour in force after it), ``drew`` (seat, card, reason: rulebook ``DRAW_*``, one step
+per card), ``multiplier`` (seat whose draw moved it, the new value), ``ended`` (player won,
+multiplier, turns, reason code into :data:`REASONS`); unused fields are 0.
+:func:`mazziere.sim.casino_check.pure_trace` derives the same steps from the readable round's
+events."""
+STEP_WIDTH = 5
+_S_DEALT, _S_TURNED, _S_RETURNED, _S_PLAYED, _S_DREW, _S_MULT, _S_END = range(7)
 
 _check_rules()
 
@@ -177,268 +205,97 @@ def _fill_seeds(master: np.uint64, start: int, out: U64Array) -> None:
         out[k] = _round_seed(master, np.uint64(start + k))
 
 
+# ---------------------------------------------------------------- the shared rules
+def _share(*functions: Callable[..., Any]) -> None:
+    """Let numba compile each function where kernel code calls it, from its Python source: the
+    function itself, or for a mypyc-compiled module the same function read from the module's
+    ``.py`` (:func:`mazziere._compiled.source_module`)."""
+    for fn in functions:
+        if hasattr(fn, "__code__"):
+            register_jitable(fn)
+            continue
+        src = getattr(source_module(fn.__module__), fn.__name__)
+        overload(fn, strict=False)(lambda *args, _src=src, **kwargs: _src)
+
+
+_share(face_matches, wild4_color_legal)
+_share(
+    R.playable,
+    R.has_playable,
+    R.bank_cards,
+    R.bank_colors,
+    R.player_weight,
+    R.player_cards,
+    R.player_colors,
+    R.multiplier_after_draw,
+    R.player_may_draw,
+)
+# the rulebook's functions under the kernel's names (typed loosely: here they take arrays)
+_playable: Callable[..., bool] = R.playable
+_has_playable: Callable[..., bool] = R.has_playable
+_bank_cards: Callable[..., int] = R.bank_cards
+_bank_colors: Callable[..., int] = R.bank_colors
+_player_cards: Callable[..., int] = R.player_cards
+_player_colors: Callable[..., int] = R.player_colors
+_multiplier_after_draw: Callable[..., int] = R.multiplier_after_draw
+_player_may_draw: Callable[..., bool] = R.player_may_draw
+
+
 # ---------------------------------------------------------------- hands (per-face counts)
 @_jit
-def _add(hands: I64Array, colors: I64Array, sizes: I64Array, seat: int, card: int) -> None:
-    hands[seat, card] += 1
+def _add(hands: I64Array, sizes: I64Array, seat: int, card: int) -> None:
+    """``card`` into ``seat``'s counts (rulebook layout: faces, then colours, at seat * 58)."""
+    at = seat * _SIDE
+    hands[at + card] += 1
     sizes[seat] += 1
     if card < _WILD:
-        colors[seat, card // 13] += 1
+        hands[at + _COLORS_AT + card // 13] += 1
 
 
 @_jit
-def _remove(hands: I64Array, colors: I64Array, sizes: I64Array, seat: int, card: int) -> None:
-    hands[seat, card] -= 1
+def _remove(hands: I64Array, sizes: I64Array, seat: int, card: int) -> None:
+    at = seat * _SIDE
+    hands[at + card] -= 1
     sizes[seat] -= 1
     if card < _WILD:
-        colors[seat, card // 13] -= 1
+        hands[at + _COLORS_AT + card // 13] -= 1
 
 
 @_jit
-def _playable(colors: I64Array, seat: int, card: int, top: int, color: int) -> bool:
-    """uno.machine ``playable``: +4 only with no card of the current colour; Wild always;
-    colour, or number/symbol of the top card (a Wild on top matches by colour only)."""
-    if card == _WILD4:
-        return colors[seat, color] == 0  # type: ignore[no-any-return]
-    if card == _WILD:
-        return True
-    if card // 13 == color:
-        return True
-    return top < _WILD and card % 13 == top % 13
+def _settle(pile: I64Array, pos: int, settled: int, rng: U64Array) -> int:
+    """Fisher-Yates, lazily: ``SplitMixRng.shuffle`` runs ``i = 107 .. 1``, each step fixing
+    position ``i`` for good, and cards are taken from the end; so the steps are run only as
+    far as the position about to be read, in the same order on the same stream, giving the
+    same pile. Positions ``>= settled`` are final; returns the new bound (``<= pos``)."""
+    while settled > pos:
+        i = settled - 1
+        if i >= 1:
+            j = randbelow(rng, _HAND_RNG, i + 1)
+            t = pile[i]
+            pile[i] = pile[j]
+            pile[j] = t
+        settled = i
+    return settled
 
 
 @_jit
-def _has_playable(hands: I64Array, colors: I64Array, seat: int, top: int, color: int) -> bool:
-    if colors[seat, color] > 0:
-        return True
-    if hands[seat, _WILD] > 0 or hands[seat, _WILD4] > 0:  # no colour card: a +4 is legal
-        return True
-    if top < _WILD:
-        r = top % 13
-        for col in range(4):
-            if hands[seat, col * 13 + r] > 0:
-                return True
-    return False
+def _emit(trace: I64Array, k: int, kind: int, a: int, b: int, c: int, d: int) -> int:
+    """Record step ``k`` of the trace when one is kept (``trace`` has rows); returns ``k+1``."""
+    if k < trace.shape[0]:
+        trace[k, 0] = kind
+        trace[k, 1] = a
+        trace[k, 2] = b
+        trace[k, 3] = c
+        trace[k, 4] = d
+    return k + 1
 
 
-@_jit
-def _deal_out(
-    pile: I64Array,
-    n: int,
-    hands: I64Array,
-    colors: I64Array,
-    sizes: I64Array,
-    seat: int,
-    count: int,
-) -> int:
-    """The victim of a +2/+4 takes ``count`` cards, fewer if the pile runs out (no reshuffle);
-    returns the new pile length."""
-    for _ in range(count):
-        if n == 0:
-            break
-        n -= 1
-        _add(hands, colors, sizes, seat, pile[n])
-    return n
-
-
-# ---------------------------------------------------------------- strategies (casino.strategy)
 @_jit
 def _pick(rng: U64Array, ties: I64Array, nt: int) -> int:
-    """strategy ``_pick``: the only option, or one at random."""
+    """strategy ``pick``: the only candidate, or ``ties[randbelow(n)]``."""
     if nt == 1:
         return ties[0]  # type: ignore[no-any-return]
     return ties[randbelow(rng, _STRATEGY_RNG, nt)]  # type: ignore[no-any-return]
-
-
-@_jit
-def _player_weight(
-    hands: I64Array,
-    face: int,
-    color: int,
-    hand_n: int,
-    bank_n: int,
-    mem_last: int,
-) -> int:
-    """strategy ``card_weight`` for a coloured face (weights 3-5)."""
-    r = face % 13
-    col = face // 13
-    if r in (_SKIP, _REVERSE):
-        same = mem_last >= 0 and mem_last < _WILD and mem_last % 13 == r
-        others = hands[_PLAYER, col * 13 + _SKIP] + hands[_PLAYER, col * 13 + _REVERSE] - 1
-        return (5000 if same else 2000) + 1000 * others  # type: ignore[no-any-return]
-    if r == _DRAW2:
-        if bank_n > hand_n - 1:
-            return 0
-        if bank_n == 1:
-            return 2500
-        return 1100
-    if col == color:
-        return 10 + r
-    return 1
-
-
-@_jit
-def _player_card(
-    hands: I64Array,
-    colors: I64Array,
-    sizes: I64Array,
-    top: int,
-    color: int,
-    mem_last: int,
-    mem_wild: bool,
-    rng: U64Array,
-    ties: I64Array,
-) -> int:
-    """strategy ``player_decision`` with something playable: the highest weight, ties at
-    random among the distinct faces in face order."""
-    hand_n = sizes[_PLAYER]
-    bank_n = sizes[_BANK]
-    tr = top % 13 if top < _WILD else -1
-    best = -1
-    nt = 0
-    for col in range(4):
-        lo = 0 if col == color else tr
-        hi = 13 if col == color else tr + 1
-        if lo < 0:
-            continue
-        for r in range(lo, hi):
-            f = col * 13 + r
-            if hands[_PLAYER, f] == 0:
-                continue
-            w = _player_weight(hands, f, color, hand_n, bank_n, mem_last)
-            if w > best:
-                best = w
-                nt = 0
-            if w == best:
-                ties[nt] = f
-                nt += 1
-    if hands[_PLAYER, _WILD] > 0:
-        w = 1000 if mem_wild else 0
-        if w > best:
-            best = w
-            nt = 0
-        if w == best:
-            ties[nt] = _WILD
-            nt += 1
-    if hands[_PLAYER, _WILD4] > 0 and colors[_PLAYER, color] == 0:
-        w = 2000 if bank_n == 1 else 0
-        if w > best:
-            best = w
-            nt = 0
-        if w == best:
-            ties[nt] = _WILD4
-            nt += 1
-    return _pick(rng, ties, nt)
-
-
-@_jit
-def _player_color(
-    colors: I64Array,
-    rest_n: int,
-    bank_n: int,
-    mem_chosen: int,
-    mem_drew: bool,
-    mem_passed: int,
-    rng: U64Array,
-    ties: I64Array,
-) -> int:
-    """strategy ``player_color`` (weight 6) for the cards kept after a Wild or +4 (their
-    colour counts are the hand's: a wild has none)."""
-    if mem_chosen >= 0:
-        best = -1
-        for c in range(4):
-            if c != mem_chosen and (bank_n == 1 or colors[_PLAYER, c] > 0):
-                best = max(best, colors[_PLAYER, c])
-        if best < 0:
-            return mem_chosen  # no other colour the player can follow
-        nt = 0
-        for c in range(4):
-            if c != mem_chosen and colors[_PLAYER, c] == best:
-                ties[nt] = c
-                nt += 1
-        return _pick(rng, ties, nt)
-    held = 0
-    best = 0
-    for c in range(4):
-        held += colors[_PLAYER, c]
-        best = max(best, colors[_PLAYER, c])
-    if rest_n > 0 and held == 0 and mem_drew and mem_passed >= 0:
-        return mem_passed
-    nt = 0
-    for c in range(4):
-        if colors[_PLAYER, c] == best:
-            ties[nt] = c
-            nt += 1
-    return _pick(rng, ties, nt)
-
-
-@_jit
-def _bank_card(
-    hands: I64Array, colors: I64Array, top: int, color: int, rng: U64Array, ties: I64Array
-) -> int:
-    """strategy ``bank_decision`` with something playable: +4; +2; Skip; Reverse (each: the
-    current colour's, else the lowest face); the highest number of the colour, else a number
-    matching by number at random; Wild."""
-    if hands[_BANK, _WILD4] > 0 and colors[_BANK, color] == 0:
-        return _WILD4
-    tr = top % 13 if top < _WILD else -1
-    for r in (_DRAW2, _SKIP, _REVERSE):
-        if hands[_BANK, color * 13 + r] > 0:
-            return color * 13 + r
-        if tr == r:
-            for col in range(4):
-                if hands[_BANK, col * 13 + r] > 0:
-                    return col * 13 + r
-    for r in range(9, -1, -1):
-        if hands[_BANK, color * 13 + r] > 0:
-            return color * 13 + r
-    if 0 <= tr <= 9:
-        nt = 0
-        for col in range(4):
-            if hands[_BANK, col * 13 + tr] > 0:
-                ties[nt] = col * 13 + tr
-                nt += 1
-        if nt > 0:
-            return _pick(rng, ties, nt)
-    return _WILD
-
-
-@_jit
-def _bank_color(hands: I64Array, colors: I64Array, rng: U64Array, ties: I64Array) -> int:
-    """strategy ``bank_color``: the colour held most; tie: the colour of the highest card
-    (Skip, Reverse, +2 count 10); still tied: at random."""
-    best = 0
-    for c in range(4):
-        best = max(best, colors[_BANK, c])
-    nt = 0
-    for c in range(4):
-        if colors[_BANK, c] == best:
-            ties[nt] = c
-            nt += 1
-    if nt > 1:
-        high = -1
-        for i in range(nt):
-            base = ties[i] * 13
-            t = -1
-            actions = hands[_BANK, base + _SKIP] + hands[_BANK, base + _REVERSE]
-            if (
-                actions + hands[_BANK, base + _DRAW2] > 0
-            ):  # Skip, Reverse and +2 all count 10, above any number
-                t = 10
-            else:
-                for r in range(9, -1, -1):
-                    if hands[_BANK, base + r] > 0:
-                        t = r
-                        break
-            ties[_TOPS + i] = t
-            high = max(high, t)
-        k = 0
-        for i in range(nt):
-            if ties[_TOPS + i] == high:
-                ties[k] = ties[i]
-                k += 1
-        nt = k
-    return _pick(rng, ties, nt)
 
 
 # ---------------------------------------------------------------- one round (casino.round)
@@ -447,12 +304,13 @@ def _round(
     seed: np.uint64,
     pile: I64Array,
     hands: I64Array,
-    colors: I64Array,
     sizes: I64Array,
     rng: U64Array,
     ties: I64Array,
-) -> tuple[int, int, int, int]:
-    """One round on ``SplitMixRng(seed)``: (player_won, multiplier, turns, reason code)."""
+    trace: I64Array,
+) -> tuple[int, int, int, int, int]:
+    """One round on ``SplitMixRng(seed)``: (player_won, multiplier, turns, reason code,
+    steps), writing the steps to ``trace`` as far as it has rows (see :data:`STEP_KINDS`)."""
     # new_round: strategy = src.spawn(); the engine copies src and spawns the hand's source
     rng[_STRATEGY_RNG] = seed
     strategy_seed = next64(rng, _STRATEGY_RNG)
@@ -461,32 +319,38 @@ def _round(
     rng[_HAND_RNG] = hand_seed
     for i in range(_NCARDS):
         pile[i] = _DECK[i]
-    for i in range(_NCARDS - 1, 0, -1):
-        j = randbelow(rng, _HAND_RNG, i + 1)
-        t = pile[i]
-        pile[i] = pile[j]
-        pile[j] = t
-    hands[:, :] = 0
-    colors[:, :] = 0
+    settled = _NCARDS
+    hands[:] = 0
     sizes[:] = 0
+    k = 0
     n = _NCARDS
     c = 0
-    for k in range(5):  # one card at a time, seat 0 first: 4 to the player, 5 to the bank
-        if k < 4:
+    for j in range(5):  # one card at a time, seat 0 first: 4 to the player, 5 to the bank
+        if j < 4:
             n -= 1
-            _add(hands, colors, sizes, _PLAYER, pile[n])
+            settled = _settle(pile, n, settled, rng)
+            _add(hands, sizes, _PLAYER, pile[n])
         n -= 1
-        _add(hands, colors, sizes, _BANK, pile[n])
+        settled = _settle(pile, n, settled, rng)
+        _add(hands, sizes, _BANK, pile[n])
+    for seat in range(2):  # the engine reports each hand whole, the player's first
+        for j in range(4 + seat):
+            pos = _NCARDS - 1 - 2 * j - seat if j < 4 else _NCARDS - 9  # the bank's fifth
+            k = _emit(trace, k, _S_DEALT, seat, pile[pos], 0, 0)
     while True:  # first_card = redraw_non_number
         n -= 1
+        settled = _settle(pile, n, settled, rng)
         c = pile[n]
+        k = _emit(trace, k, _S_TURNED, c, 0, 0, 0)
         if c < _WILD and c % 13 <= 9:
             break
+        settled = _settle(pile, 0, settled, rng)  # the engine shuffled it all first
         p = randbelow(rng, _HAND_RNG, n + 1)
         for q in range(n, p, -1):
             pile[q] = pile[q - 1]
         pile[p] = c
         n += 1
+        k = _emit(trace, k, _S_RETURNED, c, 0, 0, 0)
     top = c
     color = c // 13
     cur = _PLAYER
@@ -500,129 +364,199 @@ def _round(
     mem_drew = False
     mem_passed = -1
     while True:
-        if cur == _PLAYER:
-            if phase == _DRAWN:
-                card = drawn  # the drawn card is playable: play it
-            elif not _has_playable(hands, colors, _PLAYER, top, color):
-                if n == 0:
-                    return 0, mult, turns, _R_PILE_OUT
-                if mult <= 1:
-                    return 0, mult, turns, _R_NO_DRAW
-                n -= 1
-                c = pile[n]
-                _add(hands, colors, sizes, _PLAYER, c)
-                mult -= 1  # a pescata
-                turns += 1
-                if _playable(colors, _PLAYER, c, top, color):
-                    phase = _DRAWN
-                    drawn = c
-                else:
-                    cur = _BANK
-                continue
-            else:
-                card = _player_card(hands, colors, sizes, top, color, mem_last, mem_wild, rng, ties)
-            chosen = -1
-            if card >= _WILD:
-                rest_n = sizes[_PLAYER] - 1
-                chosen = _player_color(
-                    colors, rest_n, sizes[_BANK], mem_chosen, mem_drew, mem_passed, rng, ties
+        at = cur * _SIDE
+        if phase == _DRAWN:
+            card = drawn  # the drawn card is playable: play it
+        elif not _has_playable(hands, at, top, color):
+            if n == 0:
+                return (
+                    0,
+                    mult,
+                    turns,
+                    _R_PILE_OUT,
+                    _emit(trace, k, _S_END, 0, mult, turns, _R_PILE_OUT),
                 )
-        else:
-            if phase == _DRAWN:
-                card = drawn
-            elif not _has_playable(hands, colors, _BANK, top, color):
-                if n == 0:
-                    return 0, mult, turns, _R_PILE_OUT
-                n -= 1
-                c = pile[n]
-                _add(hands, colors, sizes, _BANK, c)
-                if mult < _MAX_MULT:
-                    mult += 1
-                turns += 1
-                if _playable(colors, _BANK, c, top, color):
-                    phase = _DRAWN
-                    drawn = c
-                else:  # the bank drew and passed
+            if cur == _PLAYER and not _player_may_draw(mult):
+                return (
+                    0,
+                    mult,
+                    turns,
+                    _R_NO_DRAW,
+                    _emit(trace, k, _S_END, 0, mult, turns, _R_NO_DRAW),
+                )
+            n -= 1
+            settled = _settle(pile, n, settled, rng)
+            c = pile[n]
+            _add(hands, sizes, cur, c)
+            k = _emit(trace, k, _S_DREW, cur, c, _DRAW_NO_PLAY, 0)
+            after = _multiplier_after_draw(mult, cur == _PLAYER, _DRAW_NO_PLAY)
+            if after != mult:
+                mult = after
+                k = _emit(trace, k, _S_MULT, cur, mult, 0, 0)
+            turns += 1
+            if _playable(hands, at, c, top, color):
+                phase = _DRAWN
+                drawn = c
+            else:
+                if cur == _BANK:  # the bank drew and passed
                     mem_wild = False
                     mem_chosen = -1
                     mem_drew = True
                     mem_passed = color
-                    cur = _PLAYER
-                continue
-            else:
-                card = _bank_card(hands, colors, top, color, rng, ties)
-            chosen = -1
-            if card >= _WILD:
-                chosen = _bank_color(hands, colors, rng, ties)
-            mem_last = card
-            mem_wild = card == _WILD
-            mem_chosen = chosen
-            mem_drew = False
-            mem_passed = -1
-        # apply the play of ``card`` by ``cur``
+                cur = 1 - cur
+            continue
+        elif cur == _PLAYER:
+            card = _pick(
+                rng,
+                ties,
+                _player_cards(
+                    hands,
+                    at,
+                    top,
+                    color,
+                    sizes[_PLAYER],
+                    sizes[_BANK],
+                    mem_last,
+                    mem_wild,
+                    ties,
+                ),
+            )
+        else:
+            card = _pick(rng, ties, _bank_cards(hands, at, top, color, ties))
+        # play ``card``: out of the hand, then the colour to declare for a wild
         seat = cur
         other = 1 - seat
-        _remove(hands, colors, sizes, seat, card)
+        _remove(hands, sizes, seat, card)
+        chosen = card // 13
+        if card >= _WILD:
+            if seat == _PLAYER:
+                chosen = _pick(
+                    rng,
+                    ties,
+                    _player_colors(
+                        hands,
+                        at,
+                        sizes[seat],
+                        sizes[_BANK],
+                        mem_chosen,
+                        mem_drew,
+                        mem_passed,
+                        ties,
+                    ),
+                )
+            else:
+                chosen = _pick(rng, ties, _bank_colors(hands, at, ties))
+        if seat == _BANK:
+            mem_last = card
+            mem_wild = card == _WILD
+            mem_chosen = chosen if card >= _WILD else -1
+            mem_drew = False
+            mem_passed = -1
+        k = _emit(trace, k, _S_PLAYED, seat, card, chosen, 0)
         top = card
-        color = chosen if card >= _WILD else card // 13
+        color = chosen
         phase = _PLAY
         drawn = -1
         turns += 1
-        if sizes[seat] == 0:  # out: what the other side still draws changes nothing
+        r = card % 13 if card < _WILD else -1
+        if card == _WILD4 or r == _DRAW2:  # the victim takes them, even after the last card
+            take = 4 if card == _WILD4 else 2
+            for _ in range(take):
+                if n == 0:  # fewer: no reshuffle at a casino table
+                    break
+                n -= 1
+                settled = _settle(pile, n, settled, rng)
+                _add(hands, sizes, other, pile[n])
+                k = _emit(trace, k, _S_DREW, other, pile[n], _DRAW_PENALTY, 0)
+        if sizes[seat] == 0:
             if seat == _PLAYER:
-                return 1, mult, turns, _R_PLAYER_OUT
-            return 0, mult, turns, _R_BANK_OUT
-        if card == _WILD4:
-            n = _deal_out(pile, n, hands, colors, sizes, other, 4)
-        elif card == _WILD:
+                return (
+                    1,
+                    mult,
+                    turns,
+                    _R_PLAYER_OUT,
+                    _emit(trace, k, _S_END, 1, mult, turns, _R_PLAYER_OUT),
+                )
+            return 0, mult, turns, _R_BANK_OUT, _emit(trace, k, _S_END, 0, mult, turns, _R_BANK_OUT)
+        if card == _WILD or 0 <= r <= 9:
             cur = other
-        else:
-            r = card % 13
-            if r == _DRAW2:
-                n = _deal_out(pile, n, hands, colors, sizes, other, 2)
-            elif r <= 9:
-                cur = other
-            # Skip, Reverse, +2, +4: the same side plays again
+        # Skip, Reverse, +2, +4: the same side plays again (two seats)
+
+
+_NO_TRACE = np.zeros((0, STEP_WIDTH), dtype=np.int64)
+
+_SOURCES = (
+    "sim/casino_kernel.py",
+    "sim/splitmix_kernel.py",
+    "casino/rulebook.py",
+    "casino/rules.py",
+    "uno/matching.py",
+    "cards/uno.py",
+)
+"""The files whose code the compiled kernel contains."""
+
+
+def _drop_stale_cache() -> None:
+    """numba keys its on-disk cache on this file's timestamp only: an edit of a shared rule
+    in another file would leave a stale compiled kernel (numba's documented limitation). So
+    the cache is kept beside a hash of every file the kernel compiles, and dropped when any of
+    them changes. Written here because numba offers no dependency tracking."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.blake2b(digest_size=16)
+    for name in _SOURCES:
+        digest.update((root / name).read_bytes())
+    cache = Path(cast(Any, _tally).stats.cache_path)
+    stamp = cache / "casino_kernel.sources"
+    with contextlib.suppress(OSError):
+        if stamp.exists() and stamp.read_text() == digest.hexdigest():
+            return
+        for old in cache.glob("casino_kernel.*.nb[ic]"):
+            old.unlink()
+        stamp.write_text(digest.hexdigest())
 
 
 @_jit
-def _workspace() -> tuple[I64Array, I64Array, I64Array, I64Array, U64Array, I64Array]:
+def _workspace() -> tuple[I64Array, I64Array, I64Array, U64Array, I64Array]:
     return (
         np.empty(_NCARDS, dtype=np.int64),
-        np.zeros((2, 54), dtype=np.int64),
-        np.zeros((2, 4), dtype=np.int64),
+        np.zeros(2 * _SIDE, dtype=np.int64),
         np.zeros(2, dtype=np.int64),
         np.zeros(2, dtype=np.uint64),
-        np.zeros(32, dtype=np.int64),
+        np.zeros(64, dtype=np.int64),
     )
 
 
 @_jit
-def _rounds_of_seeds(seeds: U64Array, out: I64Array) -> None:
-    pile, hands, colors, sizes, rng, ties = _workspace()
+def _rounds_of_seeds(seeds: U64Array, out: I64Array, trace: I64Array) -> None:
+    pile, hands, sizes, rng, ties = _workspace()
     for i in range(seeds.shape[0]):
-        won, mult, turns, reason = _round(seeds[i], pile, hands, colors, sizes, rng, ties)
+        won, mult, turns, reason, steps = _round(seeds[i], pile, hands, sizes, rng, ties, trace)
         out[i, 0] = won
         out[i, 1] = mult
         out[i, 2] = turns
         out[i, 3] = reason
+        out[i, 4] = steps
 
 
 @_jit
 def _tally(master: np.uint64, start: int, count: int, marks: I64Array, out: I64Array) -> None:
-    pile, hands, colors, sizes, rng, ties = _workspace()
+    pile, hands, sizes, rng, ties = _workspace()
+    trace = np.zeros((0, STEP_WIDTH), dtype=np.int64)
     acc = np.zeros(TALLY_WIDTH, dtype=np.int64)
     j = 0
     nm = marks.shape[0]
     for k in range(count):
         seed = _round_seed(master, np.uint64(start + k))
-        won, mult, turns, _reason = _round(seed, pile, hands, colors, sizes, rng, ties)
+        won, mult, turns, _reason, _steps = _round(seed, pile, hands, sizes, rng, ties, trace)
         acc[won * mult] += 1
         acc[TALLY_TURNS] += turns
         while j < nm and marks[j] == k + 1:
             out[j, :] = acc
             j += 1
     out[nm, :] = acc
+
+
+_drop_stale_cache()
 
 
 # ---------------------------------------------------------------- Python API
@@ -635,6 +569,8 @@ class KernelRounds:
     turns: I64Array
     reason: I64Array
     """Codes into :data:`REASONS`."""
+    steps: I64Array
+    """How many steps each round took (:data:`STEP_KINDS`)."""
 
     def triple(self, i: int) -> tuple[int, int, int]:
         """Round ``i`` as ``simulate_round`` gives it: (player_won, multiplier, turns)."""
@@ -650,14 +586,28 @@ def _seed_array(seeds: Sequence[int] | npt.NDArray[np.integer[Any]]) -> U64Array
 def kernel_rounds(seeds: Sequence[int] | npt.NDArray[np.integer[Any]]) -> KernelRounds:
     """Play one round per seed (``SplitMixRng(seed)``, seeds taken modulo 2**64)."""
     arr = _seed_array(seeds)
-    out = np.zeros((arr.shape[0], 4), dtype=np.int64)
-    _rounds_of_seeds(arr, out)
-    return KernelRounds(out[:, 0], out[:, 1], out[:, 2], out[:, 3])
+    out = np.zeros((arr.shape[0], 5), dtype=np.int64)
+    _rounds_of_seeds(arr, out, _NO_TRACE)
+    return KernelRounds(out[:, 0], out[:, 1], out[:, 2], out[:, 3], out[:, 4])
 
 
 def kernel_round(seed: int) -> tuple[int, int, int]:
     """One round, as :func:`mazziere.casino.simulate_round` returns it."""
     return kernel_rounds([seed]).triple(0)
+
+
+def kernel_trace(seed: int) -> list[tuple[int, int, int, int, int]]:
+    """Every step of the round on ``SplitMixRng(seed)``, as :data:`STEP_KINDS` describes."""
+    arr = _seed_array([seed])
+    out = np.zeros((1, 5), dtype=np.int64)
+    rows = 512
+    while True:
+        trace = np.zeros((rows, STEP_WIDTH), dtype=np.int64)
+        _rounds_of_seeds(arr, out, trace)
+        steps = int(out[0, 4])
+        if steps <= rows:
+            return [tuple(int(x) for x in row) for row in trace[:steps]]  # type: ignore[misc]
+        rows = steps
 
 
 def kernel_tally(master: int, start: int, count: int, marks: Sequence[int] = ()) -> I64Array:
@@ -679,4 +629,5 @@ def warm_up() -> None:
     """Compile the kernel (or load it from numba's cache) before timing or forking."""
     kernel_tally(1, 0, 2, [1])
     kernel_rounds([1])
+    kernel_trace(1)
     round_seeds(1, 0, 1)

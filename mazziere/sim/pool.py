@@ -16,6 +16,8 @@ from __future__ import annotations
 import functools
 import multiprocessing
 import multiprocessing.pool
+import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -33,6 +35,16 @@ def chunk_ranges(total: int, workers: int, cap: int) -> list[range]:
     return [range(start, min(total, start + size)) for start in range(0, total, size)]
 
 
+def start_method(inherit: bool = False) -> str:
+    """How worker processes start: ``spawn`` (a fresh interpreter imports what it needs), or,
+    with ``inherit``, ``fork`` where it is safe (Linux, and no other thread in this process),
+    so that the workers inherit what this process has loaded, such as a compiled kernel,
+    instead of each loading it again (about a second each)."""
+    if inherit and sys.platform == "linux" and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
 def _indexed(work: Callable[[J], R], job: tuple[int, J]) -> tuple[int, R]:
     return job[0], work(job[1])
 
@@ -46,13 +58,15 @@ def run_chunks(
     size: Callable[[R], int] | None = None,
     total: int | None = None,
     pool: multiprocessing.pool.Pool | None = None,
+    start: str = "spawn",
 ) -> list[R]:
     """``work(job)`` for every job, in job order. One worker (or one job) plays here; more
     play on ``min(workers, len(jobs))`` spawned processes, or on the ``pool`` given (it is
     left open); ``work`` must be a module-level function so that the processes import it.
 
     As results arrive, ``progress(done, total)`` counts ``size(result)`` units each (games,
-    rounds; default one per job) out of ``total`` (default: the number of jobs)."""
+    rounds; default one per job) out of ``total`` (default: the number of jobs). ``start``
+    is the processes' start method (:func:`start_method`)."""
     units = len(jobs) if total is None else total
     done = 0
 
@@ -78,6 +92,6 @@ def run_chunks(
     if pool is not None:
         play(pool)
     else:
-        with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs))) as own:
+        with multiprocessing.get_context(start).Pool(min(workers, len(jobs))) as own:
             play(own)
     return [results[i] for i in range(len(jobs))]

@@ -38,7 +38,7 @@ from mazziere.sim.casino_kernel import (
     round_seed,
     warm_up,
 )
-from mazziere.sim.pool import chunk_ranges, run_chunks
+from mazziere.sim.pool import chunk_ranges, run_chunks, start_method
 from mazziere.sim.stats import Interval, wilson, z_quantile
 
 ENGINES = ("kernel", "python")
@@ -232,7 +232,10 @@ def run_rtp(
         warm_up()  # compile (or load the cache) once, before any worker needs it
     jobs = plan_jobs(engine, seed, rounds, workers)
     start_time = time.perf_counter()
-    parts = run_chunks(run_job, jobs, workers, progress, size=_rounds_in, total=rounds, pool=pool)
+    start = start_method(inherit=engine == "kernel")  # the workers inherit the warm kernel
+    parts = run_chunks(
+        run_job, jobs, workers, progress, size=_rounds_in, total=rounds, pool=pool, start=start
+    )
     wall = time.perf_counter() - start_time
     return merge(parts, rounds, seed, engine, workers, wall)
 

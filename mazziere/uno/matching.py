@@ -20,30 +20,44 @@ def rank(card: int) -> int:
     return card % 13
 
 
-def matches(card: int, top: int, color: int | None, rules: Rules) -> bool:
-    """Card on top by colour (the current colour), number or symbol; wilds always match.
+def face_matches(card: int, top: int, color: int, reverse_skip_same: bool) -> bool:
+    """The matching rule on plain integers: ``card`` on ``top`` when the current colour is
+    ``color`` (``-1``: none yet). By colour, number or symbol; wilds always match; a wild on
+    top is matched by colour only. With ``reverse_skip_same`` Skip and Reverse count as one
+    symbol (001 var. 6). +4 legality is separate (:func:`wild4_legal`).
 
-    +4 legality is separate (:func:`wild4_legal`). With ``reverse_skip_same`` Skip and Reverse
-    count as one symbol (001 var. 6).
+    Written once, on integers only, so that the compiled casino kernel (numba) compiles this
+    very function (mazziere.sim.casino_kernel).
+
+    >>> from mazziere.cards.uno import parse_card as c
+    >>> face_matches(c("B7"), c("R7"), 0, False), face_matches(c("BS"), c("RR"), 0, True)
+    (True, True)
     """
     if card >= WILD_FACE:
         return True
-    if FACE_COLOR[card] == color:
+    if card // 13 == color:  # a coloured face's colour (cards.uno: face = colour * 13 + rank)
         return True
     if top >= WILD_FACE:
         return False
-    r, tr = card % 13, top % 13
+    r = card % 13
+    tr = top % 13
     if r == tr:
         return True
     return (
-        rules.reverse_skip_same
-        and r in (SKIP_RANK, REVERSE_RANK)
-        and tr
-        in (
-            SKIP_RANK,
-            REVERSE_RANK,
-        )
+        reverse_skip_same and (r in (SKIP_RANK, REVERSE_RANK)) and (tr in (SKIP_RANK, REVERSE_RANK))
     )
+
+
+def wild4_color_legal(same_color_cards: int) -> bool:
+    """The ``color`` +4 rule (000/004/Mattel) on a count: a +4 is legal when the player holds
+    no other card of the current colour. On integers, for the compiled kernel too."""
+    return same_color_cards == 0
+
+
+def matches(card: int, top: int, color: int | None, rules: Rules) -> bool:
+    """Card on top by colour (the current colour), number or symbol; wilds always match
+    (:func:`face_matches` under ``rules``)."""
+    return face_matches(card, top, -1 if color is None else color, rules.reverse_skip_same)
 
 
 def wild4_legal(rest: Iterable[int], top: int, color: int | None, rules: Rules) -> bool:
@@ -57,7 +71,7 @@ def wild4_legal(rest: Iterable[int], top: int, color: int | None, rules: Rules) 
     if mode == "none":
         return True
     if mode == "color":
-        return all(FACE_COLOR[c] != color for c in rest)
+        return wild4_color_legal(sum(1 for c in rest if FACE_COLOR[c] == color))
     return all(c == WILD4_FACE or not matches(c, top, color, rules) for c in rest)
 
 

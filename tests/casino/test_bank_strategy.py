@@ -19,7 +19,9 @@ def _bank_choice(bank: str, top: str, color: str | None = None, seed: int = 0) -
     s = r.uno
     assert s.color is not None
     legal = legal_actions(s, 1)
-    return str(bank_decision(s.hands[1], int(s.color), s.phase, legal, SplitMixRng(seed)))
+    return str(
+        bank_decision(s.hands[1], s.discard[-1], int(s.color), s.phase, legal, SplitMixRng(seed))
+    )
 
 
 def test_bank_plays_wild4_only_when_it_holds_no_card_of_the_current_colour() -> None:
@@ -94,4 +96,7 @@ def test_bank_wild4_colour_uses_the_colour_rule() -> None:
 def test_bank_decision_after_draw_phase_plays_drawn_card() -> None:
     r = casino_position("G1 G2 G3 G4", "B4 R8", "R5", current=1)
     legal = legal_actions(r.uno, 1)
-    assert str(bank_decision(r.uno.hands[1], 0, Phase.DRAWN, legal, SplitMixRng(0))) == "R8"
+    assert (
+        str(bank_decision(r.uno.hands[1], r.uno.discard[-1], 0, Phase.DRAWN, legal, SplitMixRng(0)))
+        == "R8"
+    )

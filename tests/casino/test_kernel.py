@@ -1,21 +1,33 @@
-"""The compiled UNO CASINO round equals ``mazziere.casino.simulate_round`` (design.md "keep it
-separate and prove it equal to the pure path on the same seeds"): (player_won, multiplier,
-turns) on thousands of rounds every run, the rare endings included."""
+"""The compiled UNO CASINO round equals the readable round (design.md "keep it separate and
+prove it equal to the pure path on the same seeds"): step by step (a hash of every step's
+trace) and in outcome, on thousands of rounds every run, the rare endings included; and the
+kernel writes no rule of its own (it compiles mazziere.casino.rulebook)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from mazziere.casino import simulate_round
+from mazziere.casino import rulebook, simulate_round
 from mazziere.rng import SplitMixRng
-from mazziere.sim.casino_check import check_kernel, check_rare
+from mazziere.sim import casino_kernel
+from mazziere.sim.casino_check import (
+    check_kernel,
+    check_rare,
+    first_difference,
+    pure_trace,
+    trace_hash,
+)
 from mazziere.sim.casino_kernel import (
     REASONS,
+    STEP_KINDS,
     TALLY_TURNS,
     kernel_round,
     kernel_rounds,
     kernel_tally,
+    kernel_trace,
     round_seed,
     round_seeds,
 )
@@ -33,6 +45,44 @@ def test_round_seed_is_output_i_of_the_master_seeds_splitmix_stream() -> None:
     assert round_seed(2**64 + 5, 3) == round_seed(5, 3)
     with pytest.raises(ValueError):
         round_seed(1, -1)
+
+
+def test_kernel_steps_equal_the_readable_rounds_steps() -> None:
+    for s in range(40):
+        k, p = kernel_trace(s), pure_trace(s)
+        assert first_difference(k, p) == -1, (s, first_difference(k, p))
+        assert trace_hash(k) == trace_hash(p)
+        assert kernel_rounds([s]).steps[0] == len(k)
+    kinds = {STEP_KINDS[step[0]] for s in range(300) for step in kernel_trace(s)}
+    assert kinds == set(STEP_KINDS)  # every kind of step is compared, returned cards included
+
+
+def test_a_changed_step_changes_the_trace_hash() -> None:
+    steps = kernel_trace(3)
+    changed = [*steps[:5], (steps[5][0], steps[5][1], steps[5][2] ^ 1, *steps[5][3:]), *steps[6:]]
+    assert trace_hash(changed) != trace_hash(steps)
+    assert first_difference(steps, changed) == 5
+    assert first_difference(steps, steps[:-1]) == len(steps) - 1
+
+
+def test_the_kernel_compiles_every_rule_of_the_rulebook() -> None:
+    """One source of truth: each rule decision of the rulebook is what the kernel calls (its
+    names bound to the very function objects), none is written again in the kernel."""
+    shared = {
+        "playable",
+        "has_playable",
+        "bank_cards",
+        "bank_colors",
+        "player_cards",
+        "player_colors",
+        "multiplier_after_draw",
+        "player_may_draw",
+    }
+    for name in shared:
+        assert getattr(casino_kernel, "_" + name) is getattr(rulebook, name)
+    text = Path(casino_kernel.__file__).read_text(encoding="utf-8")
+    for rule_word in ("2500", "1100", "5000", "2000", "1000"):  # the player's weights
+        assert rule_word not in text, rule_word
 
 
 def test_kernel_equals_simulate_round_on_3000_rounds_of_a_run() -> None:
