@@ -15,6 +15,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from mazziere.errors import IllegalAction, MazziereError, NotYourTurn
 from mazziere.game import GameSession, Step, TableRules, commitment, find_game, new_seed
 from mazziere.server import protocol as P
@@ -198,19 +200,24 @@ class TableActor:
     ) -> None:
         """Open the hand record (and move the stake) in one transaction; the actor takes the
         new hand and the credit after the stake only once it committed."""
-        async with self.srv.db.write() as db:
-            hand = await open_hand(db, self.id, self.game, seed, game.setup, self._players())
-            if stake is not None and self.casino_session is not None:
-                await money.stake(db, self.casino_session, hand.id, stake)
+        players, session = self._players(), self.casino_session
+
+        async def write(db: AsyncSession) -> int:
+            hand = await open_hand(db, self.id, self.game, seed, game.setup, players)
+            if stake is not None and session is not None:
+                await money.stake(db, session, hand.id, stake)
             await table_rows.set_status(db, self.id, "playing")
-        self.session, self.hand_id, self.seq = game, hand.id, 0
+            return hand.id
+
+        hand_id = await self.srv.db.commit_together(write)
+        self.session, self.hand_id, self.seq = game, hand_id, 0
         if credit_after is not None:
             self.credit = credit_after
         self.status = "playing"
         self.state_no += 1
-        self._note(P.HandStarted(hand=hand.id, commitment=game_commitment(seed)))
+        self._note(P.HandStarted(hand=hand_id, commitment=game_commitment(seed)))
         for i in range(len(self.seats)):
-            self.seats[i].pending.append({"type": "hand_started", "id": hand.id})
+            self.seats[i].pending.append({"type": "hand_started", "id": hand_id})
         await self._run_bots_and_store()
         await self._broadcast()
 
@@ -276,20 +283,21 @@ class TableActor:
         """Store ``steps`` (applied to ``work``, a copy of the actor's game) in one transaction
         with the money they move; only once it committed does the actor take ``work`` as its
         game, the new sequence number and the credit (a failure leaves the actor as it was)."""
-        assert self.hand_id is not None
-        seq = self.seq
-        paid = 0
-        async with self.srv.db.write() as db:
-            await record_steps(db, self.hand_id, seq + 1, steps)
-            seq += len(steps)
-            if work.is_over:
-                result = work.result()
-                await close_hand(db, self.hand_id, result)
-                if self.casino_session is not None:
-                    paid = int(result.get("payout", 0))
-                    await money.payout(db, self.casino_session, self.hand_id, paid)
+        hand_id, seq, session = self.hand_id, self.seq, self.casino_session
+        assert hand_id is not None
+        result = work.result() if work.is_over else None
+        paid = int(result.get("payout", 0)) if result is not None and session is not None else 0
+
+        async def write(db: AsyncSession) -> None:
+            await record_steps(db, hand_id, seq + 1, steps)
+            if result is not None:
+                await close_hand(db, hand_id, result)
+                if session is not None:
+                    await money.payout(db, session, hand_id, paid)
                 await table_rows.set_status(db, self.id, "open")
-        self.session, self.seq = work, seq
+
+        await self.srv.db.commit_together(write)
+        self.session, self.seq = work, seq + len(steps)
         if paid and self.credit is not None:
             self.credit += paid
         self._after_steps(steps)
