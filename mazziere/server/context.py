@@ -11,6 +11,7 @@ from typing import Any
 from mazziere.server.clock import Clock, RealClock
 from mazziere.server.hub import Hub
 from mazziere.server.metrics import Metrics
+from mazziere.server.seating import Seating
 from mazziere.server.settings import Settings
 from mazziere.server.store.db import Database
 from mazziere.server.tables import TableActor
@@ -29,6 +30,7 @@ class Server:
         self.metrics = Metrics()
         self.hub = Hub(self)
         self.tables: dict[int, TableActor] = {}
+        self.seating = Seating()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.accepting = False
         from mazziere.server.store.accounts import Verifier, make_hasher

@@ -103,7 +103,7 @@ class Hub:
             conn.outbox.put_nowait(message)
 
     def tables_of(self, account: int) -> list[int]:
-        return [t.id for t in self.srv.tables.values() if t.seat_of(account) is not None]
+        return self.srv.seating.tables_of(account)
 
     # -------------------------------------------------------------------- sessions
     async def end_sessions(self, token_hashes: Iterable[str], code: int, why: str) -> int:

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from mazziere.server.clock import Clock, Timer
 from mazziere.server.metrics import Metrics
 from mazziere.server.protocol import TableUpdate
+from mazziere.server.seating import Seating
 from mazziere.server.settings import Settings
 from mazziere.server.store.accounts import TokenPolicy
 from mazziere.server.store.db import Database
@@ -36,7 +37,10 @@ class Jobs(Protocol):
 
 
 class ActorRuntime(Jobs, Protocol):
-    """What a table actor uses: settings, database, clock, metrics, jobs and an outbox."""
+    """What a table actor uses: settings, database, clock, metrics, jobs, an outbox and the
+    seating directory it keeps up to date."""
+
+    seating: Seating
 
     @property
     def hub(self) -> Outbox: ...
@@ -69,9 +73,10 @@ class Table(Protocol):
 
 class HubRuntime(Jobs, Protocol):
     """What the hub uses: settings, database, clock, metrics, jobs, token lifetimes and the
-    directory of tables."""
+    directory of tables and who sits where."""
 
     tokens: TokenPolicy
+    seating: Seating
 
     @property
     def tables(self) -> Mapping[int, Table]: ...

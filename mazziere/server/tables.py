@@ -118,7 +118,7 @@ class TableActor:
                 if not free:
                     raise TableError("no free seat at this table", "table_full")
                 seat = free[0]
-                self.seats[seat].account, self.seats[seat].username = account, username
+                self._seat(seat, account, username)
                 self._note(P.Seated(seat=seat, name=username))
             info = self.seats[seat]
             info.connected = True
@@ -159,9 +159,18 @@ class TableActor:
                 self.status = "open"
         self._vacate(seat)
 
+    def _seat(self, seat: int, account: int, username: str = "") -> None:
+        info = self.seats[seat]
+        if info.account is not None and info.account != account:
+            self.srv.seating.unseat(info.account, self.id)
+        info.account, info.username = account, username
+        self.srv.seating.seat(account, self.id)
+
     def _vacate(self, seat: int) -> None:
         info = self.seats[seat]
         name = info.username
+        if info.account is not None:
+            self.srv.seating.unseat(info.account, self.id)
         if info.account is not None and info.connected:
             self.srv.spawn(self._farewell(info.account, list(info.pending)))
         keep_bot = info.bot if self.session is not None and not self.session.is_over else None
@@ -501,7 +510,7 @@ class TableActor:
             cs = await money.open_session_at(db, self.id)
             if cs is not None:  # committed state: the session, its owner, its credit
                 self.casino_session, self.credit = cs.id, cs.credit
-                self.seats[0].account = cs.account
+                self._seat(0, cs.account, self.seats[0].username)
             if hand is None:
                 if cs is not None:
                     await self._close_casino_session("restart")
@@ -511,7 +520,8 @@ class TableActor:
             steps = await hands.actions_of(db, hand.id)
         for p in players:
             if p.seat < len(self.seats):
-                self.seats[p.seat].account = p.account_id
+                if p.account_id is not None:
+                    self._seat(p.seat, p.account_id, self.seats[p.seat].username)
                 if p.is_bot:
                     self.seats[p.seat].bot = str(
                         (hand.players[p.seat] or {}).get("bot") or "greedy"

@@ -153,6 +153,16 @@ async def live_server(
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         try:
             yield Live(srv, base, http)
+            seating_matches_the_tables(srv)
         finally:
             server.should_exit = True
             await asyncio.wait_for(task, 15)
+
+
+def seating_matches_the_tables(srv: Server) -> None:
+    """The seating directory (kept as seats change) says what a scan of every table says."""
+    seated = {s.account for t in srv.tables.values() for s in t.seats if s.account is not None}
+    assert set(srv.seating.accounts()) == seated
+    for account in seated:
+        scan = sorted(t.id for t in srv.tables.values() if t.seat_of(account) is not None)
+        assert srv.seating.tables_of(account) == scan, account

@@ -149,7 +149,8 @@ async def test_no_message_leaks_another_seats_cards_or_the_deck(
 
             await asyncio.gather(*(play_until_over(c, table, i) for i, c in enumerate(clients)))
         for seat, c in enumerate(clients):
-            assert len(c.messages) > 50
+            # not vacuous: views of every game were received (a game's length is random)
+            assert len({m["table"] for m in c.messages if m["type"] == "table" and m["view"]}) == 3
             for m in c.messages:
                 text = json.dumps(m)
                 assert 'draw_pile"' not in text and 'seed"' not in text and "w4_legal" not in text
