@@ -83,10 +83,13 @@ class GameOver(IllegalAction):
 
 
 class BadPosition(MazziereError, ValueError):
-    """A position text (:func:`mazziere.uno.parse_position`) that cannot be read or describes
-    no reachable kind of state. Codes: ``bad_position`` (syntax, unknown or missing field, bad
-    number), ``bad_card``, ``cards_not_conserved`` (every card of the deck exactly once),
-    ``bad_count`` (a list of the wrong length, a hand held by a seat out of the hand),
-    ``bad_seat``, ``bad_phase`` (fields that contradict the phase) and ``bad_rng``."""
+    """A position text (:func:`mazziere.uno.parse_position`, :func:`mazziere.casino.parse_position`,
+    :func:`mazziere.poker.parse_position`) that cannot be read or describes no reachable kind
+    of state. Codes: ``bad_position`` (syntax, unknown or missing field, bad number),
+    ``bad_card``, ``cards_not_conserved`` (every card of the deck exactly once), ``bad_count``
+    (a list of the wrong length, a hand held by a seat out of the hand), ``bad_seat``,
+    ``bad_phase`` (fields that contradict the phase) and ``bad_rng``; UNO CASINO rounds add
+    ``bad_stake``, ``bad_multiplier`` and ``bad_memory`` (the bank's remembered turn), poker
+    games ``money_not_conserved`` and ``bad_pledge`` (each module's docstring details them)."""
 
     default_code = "bad_position"

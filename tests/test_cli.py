@@ -8,6 +8,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from mazziere import poker
 from mazziere.cli import app
 from mazziere.cli.options import parse_option_value, parse_options, uno_rules
 from mazziere.errors import OptionError, UnknownOption
@@ -163,11 +164,77 @@ def test_position_of_a_real_game_under_options_lists_out_of_turn_actions() -> No
         ("uno hands=R1/G5 discard=R9 turn=4", "bad position [bad_seat]: turn: no seat 4"),
         ("uno hands=R1/G5 discard=R9,R9,R9", "[cards_not_conserved]"),
         ("uno hands=R1/G5", "[bad_position]: a position needs at least hands= and discard="),
-        ("chess 8/8/8", "starts with the game's name (uno)"),
+        ("chess 8/8/8", "starts with the game's name (uno, casino, poker)"),
+        ("casino mult=4 uno hands=R1/G5 discard=R9", "bad position [bad_multiplier]: mult is 1"),
+        ("casino uno hands=R1/G5/B5 discard=R9", "[bad_count]"),
+        ("poker hands=Ah/Kh", "bad position [bad_count]: seat 0 holds 1 cards, not 5"),
+        ("poker hands=Ah,Ad,7c,7d,2s/Kh,Kd,Qc,Jd,3s pot=11", "[money_not_conserved]"),
     ],
 )
 def test_bad_positions_exit_2_with_one_line(text: str, message: str) -> None:
-    result = runner.invoke(app, ["position", text, "--preset", "classic"])
+    preset = [] if text.startswith("casino") else ["--preset", "classic"]
+    result = runner.invoke(app, ["position", text, *preset])
     assert result.exit_code == 2
     assert message in result.stderr
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+
+
+def test_position_of_a_casino_round_shows_the_players_actions_and_the_default() -> None:
+    """At x1 the player may not draw: the only legal action is the red 1."""
+    text = "casino stake=500 mult=1 banklast=B5 uno hands=R1,G2/B5,B6 discard=R7 draw=Y9,*"
+    result = runner.invoke(app, ["position", text, "--option", "min_stake=100"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "UNO CASINO position: stake 500 cents, multiplier x1, 0 actions so far" in out
+    assert "Draw pile (103), next first: Y9 " in out and "*player (seat 0) (2): R1 G2" in out
+    assert " bank (seat 1) (2): B5 B6" in out and "The bank's last turn: played B5" in out
+    assert "Legal actions (player): R1\n" in out and "Default strategy: R1\n" in out
+
+
+def test_position_of_a_finished_casino_round_has_no_actions() -> None:
+    text = "casino mult=1 result=bank:1:10:0:no_draw_at_x1:0 uno hands=G2/B5 discard=R7"
+    result = runner.invoke(app, ["position", text])
+    assert result.exit_code == 0, result.output
+    assert "Round over: the bank won (no_draw_at_x1), x1, payout 0 cents" in result.stdout
+    assert "Legal actions (player): -" in result.stdout and "Default" not in result.stdout
+
+
+def test_position_of_a_poker_deal_shows_bets_as_ranges_and_draws_as_counts() -> None:
+    hands = "hands=Ah,Ad,7c,7d,2s/Kh,Kd,Qc,Jd,3s"
+    result = runner.invoke(app, ["position", f"poker {hands}", "-p", "classic32"])
+    assert result.exit_code == 2 and "[cards_not_conserved]" in result.stderr  # 2s, 3s: 52 only
+    result = runner.invoke(app, ["position", f"poker {hands}", "-o", "max_bet=20"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Poker position: preset classic, 52 cards, deal 1, seat 0 first" in out
+    assert "Seat 0 to act, phase bet1, pot 10, bankrolls 495, 495" in out
+    assert "*seat 0 (5): Ah Ad 7c 7d 2s" in out and " seat 1 (5): Kh Kd Qc Jd 3s" in out
+    assert "  seat 0: open 5-20, wait, fold\n  seat 1: -\n" in out
+    draw = f"poker {hands} phase=draw first=1 acts=2 history=1:wait:0,0:replace:0"
+    result = runner.invoke(app, ["position", draw, "-o", "max_replace=2"])
+    assert result.exit_code == 0, result.output
+    assert "  seat 1: draw 0-2 cards (16 choices)" in result.stdout  # 1 + 5 + 10 subsets
+
+
+def test_position_of_a_real_poker_game_lists_the_engines_actions() -> None:
+    s = poker.new_game(poker.find_preset("short32").with_options(max_bet=None), rng=8)
+    text = poker.format_position(s)
+    result = runner.invoke(app, ["position", text, "-p", "short32", "-o", "max_bet=none"])
+    assert result.exit_code == 0, result.output
+    cap = max(a.amount for a in poker.legal_actions(s, s.current) if isinstance(a, poker.Open))
+    assert f"  seat {s.current}: open 5-{cap}, wait, fold" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["casino uno hands=R1/G5 discard=R9", "-p", "casino"], "a casino table has no preset"),
+        (["casino uno hands=R1/G5 discard=R9", "-o", "uno=classic"], "unknown casino option"),
+        (["poker hands=-/-", "-o", "maxbet=3"], "did you mean 'max_bet'?"),
+        (["poker hands=-/-", "-p", "classic64"], "unknown poker preset"),
+    ],
+)
+def test_bad_position_options_exit_2_with_one_line(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["position", *args])
+    assert result.exit_code == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1

@@ -1,5 +1,6 @@
 """UNO CASINO: one player against the house for a stake (uno-casino.md, seed 000)."""
 
+from mazziere.casino.position import format_position, parse_position
 from mazziere.casino.round import (
     BANK,
     PLAYER,
@@ -29,8 +30,10 @@ __all__ = [
     "StakeError",
     "apply",
     "default_action",
+    "format_position",
     "legal_actions",
     "new_round",
+    "parse_position",
     "play_default",
     "settle",
     "simulate_round",

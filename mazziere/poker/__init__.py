@@ -16,6 +16,7 @@ from mazziere.poker.engine import (
 )
 from mazziere.poker.evaluator import HandRank, describe, evaluate, hand_classes
 from mazziere.poker.options import Rules
+from mazziere.poker.position import format_position, parse_position
 from mazziere.poker.presets import PRESETS, find_preset
 from mazziere.poker.state import COMPUTER, HUMAN, GameResult, ItemStatus, Move, Phase, State
 from mazziere.poker.tables import Category
@@ -48,12 +49,14 @@ __all__ = [
     "describe",
     "evaluate",
     "find_preset",
+    "format_position",
     "hand_classes",
     "legal_actions",
     "new_game",
     "new_game_with_events",
     "parse_card",
     "parse_cards",
+    "parse_position",
     "replay",
     "view",
 ]

@@ -90,11 +90,13 @@ from collections.abc import Callable
 
 from mazziere.cards.uno import FULL_DECK, WILD_FACE, Card, Color, parse_card
 from mazziere.errors import BadPosition, MalformedAction, OptionError
-from mazziere.rng import Rng, ShakeRng, SplitMixRng
+from mazziere.position_text import format_rng, parse_rng
 from mazziere.uno.game import Game, _variants_table
 from mazziere.uno.matching import REVERSE_RANK
 from mazziere.uno.options import Rules
 from mazziere.uno.state import COLOR, DRAWN, OVER, PENDING, MatchResult, Phase
+
+__all__ = ["KEYS", "diff_positions", "format_position", "format_rng", "parse_position", "parse_rng"]
 
 KEYS: tuple[str, ...] = (
     "seats",
@@ -158,16 +160,6 @@ def _opt(value: object) -> str:
 
 def _flags(values: tuple[bool, ...]) -> str:
     return "".join("1" if v else "0" for v in values)
-
-
-def format_rng(rng: Rng) -> str:
-    """A random source as text: ``splitmix:SEED:STATE`` or ``shake:HEXSEED:BLOCK:POS``."""
-    if isinstance(rng, SplitMixRng):
-        return f"splitmix:{rng.seed}:{rng.state}"
-    if isinstance(rng, ShakeRng):
-        block, pos = rng.position
-        return f"shake:{rng.seed.hex()}:{block}:{pos}"
-    raise BadPosition(f"cannot write a {type(rng).__name__} random source", "bad_rng")
 
 
 def _result(r: MatchResult | None) -> str:
@@ -314,24 +306,6 @@ def _sized(key: str, values: tuple[int, ...], n: int, what: str) -> tuple[int, .
     if len(values) != n:
         raise BadPosition(f"{key} has {len(values)} values for {n} {what}", "bad_count")
     return values
-
-
-def parse_rng(text: str) -> Rng:
-    """A random source from :func:`format_rng`'s text."""
-    kind, _, rest = text.partition(":")
-    parts = rest.split(":")
-    try:
-        if kind == "splitmix" and len(parts) == 2:
-            return SplitMixRng.at(int(parts[0]), int(parts[1]))
-        if kind == "shake" and len(parts) == 3:
-            seed = bytes.fromhex(parts[0])
-            return ShakeRng.at(seed, int(parts[1]), int(parts[2]))
-    except ValueError as e:
-        raise BadPosition(f"bad random source {text!r}: {e}", "bad_rng") from None
-    raise BadPosition(
-        f"a random source is splitmix:SEED:STATE or shake:HEXSEED:BLOCK:POS, not {text!r}",
-        "bad_rng",
-    )
 
 
 def _parse_result(text: str, players: int, sides: int) -> MatchResult | None:
