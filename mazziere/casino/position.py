@@ -66,6 +66,7 @@ checks, the 108 cards each once) and these:
 from __future__ import annotations
 
 from mazziere.cards.uno import WILD_FACE, Card, Color, parse_card
+from mazziere.casino import rulebook
 from mazziere.casino.round import BANK, PLAYER, CasinoRound, RoundResult
 from mazziere.casino.rules import MAX_MULTIPLIER, CasinoRules, StakeError, validate_stake
 from mazziere.casino.strategy import BankMemory
@@ -268,7 +269,9 @@ def _validate(r: CasinoRound) -> None:
     res, uno = r.result, r.uno
     seat = uno.current
     plays = uno.phase is not OVER and any(isinstance(a, Play) for a in uno.legal_actions(seat))
-    stuck = not plays and (not uno.draw_pile or (seat == PLAYER and r.multiplier <= 1))
+    stuck = not plays and (
+        not uno.draw_pile or (seat == PLAYER and not rulebook.player_may_draw(r.multiplier))
+    )
     if res is None:
         if uno.phase is OVER:
             raise BadPosition("the UNO hand is over but the round has no result", "bad_phase")
