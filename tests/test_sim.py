@@ -13,7 +13,7 @@ from mazziere.errors import OptionError, UnknownOption
 from mazziere.sim import SimulationError, UnoSimResult, mean_ci, simulate_uno, wilson
 from mazziere.sim.stats import t_quantile, z_quantile
 from mazziere.sim.uno_sim import play_match, resolve_bots
-from mazziere.uno import Action, Draw, State, View, find_preset
+from mazziere.uno import Action, Draw, State, View, find_preset, format_position, parse_position
 from mazziere.uno.bots import GreedyBot
 
 SINGLE = find_preset("classic").with_options(match="single_hand")
@@ -122,6 +122,26 @@ def test_step_limit_raises_a_clear_error() -> None:
     with pytest.raises(SimulationError) as err:
         play_match(find_preset("classic"), 4, "x", resolve_bots(["random"], 4), max_steps=10)
     assert err.value.code == "step_limit" and "did not end within 10 actions" in err.value.message
+    # the report carries the position, which reads back into the very game (reproducible)
+    assert err.value.position is not None and err.value.message.endswith(err.value.position)
+    game = parse_position(err.value.position, find_preset("classic"))
+    assert format_position(game) == err.value.position and game.turns >= 1
+
+
+def test_an_engine_defect_is_reported_with_its_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mazziere.sim.uno_sim as sim
+
+    def broken(state: object, seat: int, action: object) -> object:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(sim, "apply", broken)
+    with pytest.raises(SimulationError) as err:
+        play_match(find_preset("classic"), 2, "y", resolve_bots(["random"], 2))
+    assert err.value.code == "engine_defect" and "boom" in err.value.message
+    assert err.value.position is not None
+    assert format_position(parse_position(err.value.position, find_preset("classic"))) == (
+        err.value.position
+    )
 
 
 @dataclass

@@ -24,7 +24,16 @@ from dataclasses import dataclass
 from mazziere.errors import MazziereError, OptionError
 from mazziere.sim.pool import chunk_ranges, run_chunks
 from mazziere.sim.stats import Interval, MeanCI, mean_ci, wilson
-from mazziere.uno import Action, Rules, State, all_legal_actions, apply, new_game, view
+from mazziere.uno import (
+    Action,
+    Rules,
+    State,
+    all_legal_actions,
+    apply,
+    format_position,
+    new_game,
+    view,
+)
 from mazziere.uno.bots import Bot, find_bot
 
 MAX_STEPS = 200_000
@@ -38,9 +47,19 @@ Progress = Callable[[int, int], None]
 
 
 class SimulationError(MazziereError):
-    """A simulated match went wrong: a step limit hit, or a bot broke the protocol."""
+    """A simulated match went wrong: a step limit hit, a bot that broke the protocol, or an
+    engine defect. ``position`` is the match's position then (``format_position``), so that
+    ``mazziere position`` reproduces it; the message ends with it."""
 
     default_code = "simulation_error"
+    position: str | None = None
+
+
+def _at(state: State, message: str, code: str) -> SimulationError:
+    text = format_position(state)
+    err = SimulationError(f"{message}; position: {text}", code)
+    err.position = text
+    return err
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,13 +113,19 @@ def play_match(
     while not state.is_over:
         steps += 1
         if steps > max_steps:
-            raise SimulationError(
+            raise _at(
+                state,
                 f"match {seed!r} did not end within {max_steps} actions "
                 f"(hand {state.hand_no}, phase {state.phase.value}, seat {state.current})",
                 "step_limit",
             )
         seat, action = next_action(state, bots, rng)
-        state, _ = apply(state, seat, action)
+        try:
+            state, _ = apply(state, seat, action)
+        except Exception as e:  # a listed action the engine refused: a defect, reproducible
+            raise _at(
+                state, f"seat {seat} played {action}, which failed: {e!r}", "engine_defect"
+            ) from e
     return state
 
 
@@ -119,14 +144,17 @@ def next_action(state: State, bots: Sequence[Bot], rng: random.Random) -> tuple[
             return seat, _checked(action, v.legal, bots[seat], seat)
     v = view(state, current)
     if not v.legal:
-        raise SimulationError(
+        raise _at(
+            state,
             f"seat {current} must act in phase {state.phase.value} but has no legal action",
             "no_legal_action",
         )
     action = bots[current].act(v, rng)
     if action is None:
-        raise SimulationError(
-            f"bot {bots[current].name!r} at seat {current} declined its own turn", "bot_declined"
+        raise _at(
+            state,
+            f"bot {bots[current].name!r} at seat {current} declined its own turn",
+            "bot_declined",
         )
     return current, _checked(action, v.legal, bots[current], current)
 
