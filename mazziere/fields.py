@@ -116,17 +116,29 @@ def check_values(cls: type[Any], values: dict[str, Any]) -> None:
     Traceback (most recent call last):
     mazziere.errors.OptionError: [bad_option_value] option size must be an integer, not None
     """
-    import typing
 
     from mazziere.errors import OptionError
 
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     for name, value in values.items():
         tp = hints.get(name)
         if tp is not None and not _fits(value, tp):
             raise OptionError(
                 f"option {name} must be {_kind(tp)}, not {value!r}", "bad_option_value"
             )
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """``typing.get_type_hints(cls)``, once per class (each new game checks its options)."""
+    import typing
+
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
 
 
 def _fits(value: Any, tp: Any) -> bool:

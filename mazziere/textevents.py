@@ -39,8 +39,8 @@ class TextEvent:
 
     def __str__(self) -> str:
         parts = [self.tag]
-        for f in fields(self):  # type: ignore[arg-type]
-            parts.append(f"{f.name}={encode(getattr(self, f.name))}")
+        for name in _field_names(type(self)):
+            parts.append(f"{name}={encode(getattr(self, name))}")
         return " ".join(parts)
 
     @classmethod
@@ -56,7 +56,7 @@ class TextEvent:
         kind = cls.registry.get(tag)
         if kind is None:
             raise MalformedAction(f"unknown event {tag!r}")
-        types = {f.name: str(f.type) for f in fields(kind)}  # type: ignore[arg-type]
+        types = _field_types(kind)
         kwargs: dict[str, Any] = {}
         for pair in pairs:
             name, _, raw = pair.partition("=")
@@ -64,6 +64,25 @@ class TextEvent:
                 raise MalformedAction(f"event {tag} has no field {name!r}")
             kwargs[name] = decode(types[name], raw, cls.decoders)
         return cast(Self, kind(**kwargs))
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+_TYPES: dict[type, dict[str, str]] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    """An event class's field names, in order (read once per class: hot on the server)."""
+    names = _NAMES.get(kind)
+    if names is None:
+        names = _NAMES[kind] = tuple(f.name for f in fields(kind))
+    return names
+
+
+def _field_types(kind: type) -> dict[str, str]:
+    types = _TYPES.get(kind)
+    if types is None:
+        types = _TYPES[kind] = {f.name: str(f.type) for f in fields(kind)}
+    return types
 
 
 def encode(v: object) -> str:
