@@ -1,27 +1,38 @@
-"""Game-server load test: N bot clients over real WebSockets play UNO and casino tables for a
-fixed time (project issue 5, item 10).
+"""Game-server load test, read like an operator's sizing sheet: N clients over real WebSockets
+play UNO, casino and poker tables for a fixed time (project issues 5 and 12).
 
-Each client signs up its own account, creates its own table (UNO: 1 human + 3 greedy bots,
-preset ``mattel``, one hand per game; casino: top-up, then stake rounds), opens one WebSocket,
-joins, and then plays: whenever it has a decision (UNO: ``view.current`` is its seat and
-``legal`` is not empty; casino: ``legal`` is not empty) it thinks for ``--think`` seconds
-(+-50% jitter), sends the first legal action and measures the time to the acknowledgement
-(the next ``table`` message for its table with a higher ``state_no``, or an ``error``). When a
-game ends it starts another (UNO ``start``; casino ``stake``, topping up when credit is low).
-Clients never exceed ``--max-rate`` messages a second (the server refuses more than 20).
+Clients sign up (the spawned server uses a cheap Argon2 setting, time cost 1 and 1 MiB: signing
+up 2,000 accounts would otherwise take minutes; logins are not what is measured), create or
+join tables and play:
+
+* UNO: two clients share a table (``--uno-humans``; the rest of the four seats are greedy
+  computer players, preset ``mattel``, one hand per game); its first client starts each game
+  once the others are seated;
+* casino: one client against the bank (top-up, then stake rounds);
+* poker: one client against the computer (``--poker-share`` of the clients).
+
+Whenever a client has a decision it waits an exponential think time of mean ``--think``
+seconds, sends the first legal action and measures two latencies: to its acknowledgement (the
+next ``table`` message with a higher ``state_no``, or an ``error``), and, at a shared table, to
+the update each other client at the table receives. Clients never exceed ``--max-rate``
+messages a second (the server refuses more than 20).
 
 Connections open gradually (``--ramp`` a second); latencies are recorded only for messages sent
 after every client is connected (the warm-up) and during the next ``--seconds``. Errors and
 connection failures are counted over the whole run. Unless ``--url`` names a running server,
 the script starts one itself (``python -m mazziere serve`` on a fresh SQLite folder, or on
-``--database-url``), waits for ``GET /health`` == 200 and stops it at the end.
+``--database-url``), waits for ``GET /health`` == 200, and then also reports the server's CPU
+time per decision and its memory per connected client (RSS growth from before the clients
+signed up, over the clients connected), and stops it at the end. The load generator runs on
+the same machine: its own CPU share is printed too.
 
     python benchmarks/bench_server.py [--clients 1000] [--seconds 60] [--think 1.0]
     python benchmarks/bench_server.py --url http://127.0.0.1:8000 --clients 200
 
-The last line is ``p99_ms=X clients=N errors=E``: the 99th percentile of the decision latency,
-the number of clients, and every error (error messages received, unanswered actions and
-connection failures).
+The last line is ``clients=N think=S workers=K decisions_per_s=D p99_ms=P errors=E``: the
+clients, the mean think time, the server processes (the spawned server runs one), the
+clients' decisions a second, the 99th percentile from a decision to its acknowledgement, and
+every error (error messages received, unanswered actions and connection failures).
 """
 
 from __future__ import annotations
@@ -62,6 +73,7 @@ UNO_TABLE: dict[str, Any] = {
     "decision_seconds": 3600,
 }
 CASINO_TABLE: dict[str, Any] = {"game": "casino", "decision_seconds": 3600}
+POKER_TABLE: dict[str, Any] = {"game": "poker", "decision_seconds": 3600}
 
 
 @dataclass(frozen=True)
@@ -70,6 +82,8 @@ class Config:
     seconds: float
     think: float
     casino_share: float
+    poker_share: float
+    uno_humans: int
     ramp: float
     warmup: float
     signup_concurrency: int
@@ -211,6 +225,8 @@ class Stats:
     window_start: float | None = None
     window_end: float | None = None
     latencies_ms: list[float] = field(default_factory=list)
+    others_ms: list[float] = field(default_factory=list)
+    """From a client's action to the update another client at its table receives."""
     control_ms: list[float] = field(default_factory=list)
     decisions: Counter[str] = field(default_factory=Counter)
     games: Counter[str] = field(default_factory=Counter)
@@ -238,6 +254,8 @@ class Run:
     connected: int = 0
     all_settled: asyncio.Event = field(default_factory=asyncio.Event)
     stopping: bool = False
+    last_action: dict[int, tuple[int, float, int, bool]] = field(default_factory=dict)
+    """Table -> (state_no it was sent at, when, sender, measured): the latest action there."""
 
     def settle(self, ok: bool) -> None:
         self.settled += 1
@@ -253,6 +271,10 @@ class Account:
     username: str
     token: str = ""
     table: int = 0
+    owner: bool = True
+    """Created the table (and starts its games); the others join it."""
+    humans: int = 1
+    """Clients that share the table."""
 
 
 @dataclass
@@ -292,6 +314,7 @@ class Bot:
         self.send_at: float | None = None
         self.limiter = RateLimiter(cfg.max_rate)
         self.result_seen = -1
+        self.others_seen: int = -1
 
     async def main(self, ws_base: str) -> None:
         """Connect, join and play; on a lost connection reconnect with back-off (as the web
@@ -360,7 +383,7 @@ class Bot:
         await ws.send(json.dumps({"v": 1, **msg}, separators=(",", ":")))
 
     def _think(self) -> float:
-        return self.cfg.think * self.rng.uniform(0.5, 1.5)
+        return self.rng.expovariate(1 / self.cfg.think) if self.cfg.think > 0 else 0.0
 
     async def _play(self, ws: ClientConnection) -> None:
         while True:
@@ -385,6 +408,13 @@ class Bot:
                         await self.limiter.wait()
                         sent = time.perf_counter()
                         self.pending = Pending(kind, state_no, sent, self.stats.in_window(sent))
+                        if self.acc.humans > 1:
+                            self.run.last_action[self.acc.table] = (
+                                state_no,
+                                sent,
+                                self.acc.index,
+                                self.pending.measured,
+                            )
                         self.send_at = None
                         await ws.send(json.dumps({"v": 1, **msg}, separators=(",", ":")))
                         continue
@@ -411,8 +441,18 @@ class Bot:
         legal: list[str] = [a["text"] for a in t.get("legal") or []]
         if self.acc.game == "uno":
             if t.get("status") != "playing" or view.get("result") is not None or not view:
+                seated = sum(1 for s in t.get("seats") or [] if s.get("name") and not s.get("bot"))
+                if not self.acc.owner or seated < self.acc.humans:
+                    return None  # the table's first client starts, once everyone sits
                 return "start", {"type": "start", "table": table}
             if view.get("current") == t.get("seat") and legal:
+                act = {"type": "action", "table": table, "state_no": t["state_no"]}
+                return "action", {**act, "action": legal[0]}
+            return None
+        if self.acc.game == "poker":
+            if t.get("status") != "playing" or view.get("result") is not None or not view:
+                return "start", {"type": "start", "table": table}
+            if legal:
                 act = {"type": "action", "table": table, "state_no": t["state_no"]}
                 return "action", {**act, "action": legal[0]}
             return None
@@ -437,6 +477,16 @@ class Bot:
             state_no = int(msg["state_no"])
             if self.pending is not None and state_no > self.pending.state_no:
                 self._ack(now, ok=True)
+            seen = self.run.last_action.get(self.acc.table)
+            if (
+                seen is not None
+                and seen[2] != self.acc.index
+                and state_no > seen[0]
+                and self.others_seen < seen[0]
+            ):
+                self.others_seen = seen[0]
+                if seen[3]:
+                    self.stats.others_ms.append((now - seen[1]) * 1000)
             self.latest = msg
             view = msg.get("view") or {}
             if view.get("result") is not None and self.result_seen != state_no:
@@ -467,14 +517,36 @@ class Bot:
 
 
 # ---------------------------------------------------------------------------------- setup
-async def sign_up_all(base: str, cfg: Config, stats: Stats) -> list[Account]:
-    run_id = secrets.token_hex(3)
+def plan_accounts(cfg: Config, run_id: str) -> list[Account]:
+    """Every client's game; UNO clients in groups of ``--uno-humans`` sharing a table."""
     accounts: list[Account] = []
+    uno = 0
     for i in range(cfg.clients):
-        game = "casino" if is_casino(i, cfg.casino_share) else "uno"
-        accounts.append(Account(i, game, f"bench{run_id}_{i}"))
+        game = game_of(i, cfg)
+        acc = Account(i, game, f"bench{run_id}_{i}")
+        if game == "uno":
+            acc.owner = uno % cfg.uno_humans == 0
+            uno += 1
+        accounts.append(acc)
+    owner: Account | None = None
+    groups: dict[int, list[Account]] = {}
+    for acc in accounts:
+        if acc.game == "uno":
+            if acc.owner:
+                owner = acc
+            assert owner is not None
+            groups.setdefault(owner.index, []).append(acc)
+    for members in groups.values():
+        for acc in members:
+            acc.humans = len(members)
+    return accounts
+
+
+async def sign_up_all(base: str, cfg: Config, stats: Stats) -> list[Account]:
+    accounts = plan_accounts(cfg, secrets.token_hex(3))
     sem = asyncio.Semaphore(cfg.signup_concurrency)
     limits = httpx.Limits(max_connections=cfg.signup_concurrency)
+    tables: dict[int, int] = {}  # owner's index -> its table
 
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
 
@@ -488,21 +560,29 @@ async def sign_up_all(base: str, cfg: Config, stats: Stats) -> list[Account]:
                         stats.conn_failures[f"signup: HTTP {r.status_code}"] += 1
                         return False
                     acc.token = r.json()["token"]
-                    body = CASINO_TABLE if acc.game == "casino" else UNO_TABLE
+                    if not acc.owner:
+                        return True
+                    body = {"casino": CASINO_TABLE, "poker": POKER_TABLE}.get(acc.game, UNO_TABLE)
                     r = await http.post(
                         "/api/tables", json=body, headers={"Authorization": f"Bearer {acc.token}"}
                     )
                     if r.status_code != 200:
                         stats.conn_failures[f"create table: HTTP {r.status_code}"] += 1
                         return False
-                    acc.table = int(r.json()["id"])
+                    acc.table = tables[acc.index] = int(r.json()["id"])
                     return True
                 except httpx.HTTPError as e:
                     stats.conn_failures[f"signup: {type(e).__name__}"] += 1
                     return False
 
         ok = await asyncio.gather(*(one(a) for a in accounts))
-    return [a for a, good in zip(accounts, ok, strict=True) if good]
+    last_owner = -1
+    for acc in accounts:  # a guest plays at its group's table
+        if acc.game == "uno" and acc.owner:
+            last_owner = acc.index
+        elif acc.game == "uno":
+            acc.table = tables.get(last_owner, 0)
+    return [a for a, good in zip(accounts, ok, strict=True) if good and a.table]
 
 
 async def scrape_metrics(base: str) -> dict[str, float]:
@@ -569,6 +649,7 @@ async def bench(cfg: Config) -> dict[str, Any]:
             except RuntimeError as e:
                 report["aborted"] = str(e)
                 return report
+        rss0 = server.rss_mib() if server else None
         t = time.perf_counter()
         accounts = await sign_up_all(base, cfg, stats)
         if not accounts:
@@ -607,6 +688,8 @@ async def bench(cfg: Config) -> dict[str, Any]:
         run.stopping = True
         metrics_after = await scrape_metrics(base)
         report["rss_mib"] = server.rss_mib() if server else None
+        if rss0 is not None and report["rss_mib"] is not None and run.connected:
+            report["rss_kib_per_client"] = 1024 * (report["rss_mib"] - rss0) / run.connected
         # the clients stop sending and wait for their last acknowledgements
         _, late = await asyncio.wait(tasks, timeout=cfg.ack_timeout + 15)
         for task in late:
@@ -615,6 +698,7 @@ async def bench(cfg: Config) -> dict[str, Any]:
         lag.cancel()
 
         lat = sorted(stats.latencies_ms)
+        others = sorted(stats.others_ms)
         decisions = sum(stats.decisions.values())
         report.update(
             seconds=measured,
@@ -629,6 +713,15 @@ async def bench(cfg: Config) -> dict[str, Any]:
                 "p99": percentile(lat, 0.99),
                 "max": lat[-1] if lat else float("nan"),
             },
+            others_ms={
+                "n": len(others),
+                "p50": percentile(others, 0.50),
+                "p95": percentile(others, 0.95),
+                "p99": percentile(others, 0.99),
+            },
+            server_cpu_ms_per_decision=None
+            if cpu0 is None or cpu1 is None or not decisions
+            else 1000 * (cpu1 - cpu0) / decisions,
             control_ms=control_summary(stats.control_ms),
             errors=dict(stats.errors),
             unanswered=stats.unanswered,
@@ -663,10 +756,11 @@ def counts(c: dict[str, int]) -> str:
 
 def print_report(cfg: Config, r: dict[str, Any]) -> int:
     where = cfg.url or ("postgresql" if cfg.database_url else "sqlite") + " (spawned)"
-    uno = sum(1 for i in range(cfg.clients) if not is_casino(i, cfg.casino_share))
+    games = Counter(game_of(i, cfg) for i in range(cfg.clients))
     print(
-        f"bench_server: clients={cfg.clients} (uno={uno} casino={cfg.clients - uno}) "
-        f"think={cfg.think}s+-50% seconds={cfg.seconds:g} server={where} fd_limit={r['fd_limit']}"
+        f"bench_server: clients={cfg.clients} ({counts(dict(games))}; {cfg.uno_humans} clients "
+        f"a UNO table) think=exponential mean {cfg.think:g}s seconds={cfg.seconds:g} "
+        f"server={where} fd_limit={r['fd_limit']}"
     )
     if "seconds" not in r:
         print(f"run aborted: {r.get('aborted', 'before the measurement window')}")
@@ -685,6 +779,11 @@ def print_report(cfg: Config, r: dict[str, Any]) -> int:
     print(
         f"latency ms (action -> ack, n={lat['n']}): p50={lat['p50']:.1f} p95={lat['p95']:.1f} "
         f"p99={lat['p99']:.1f} max={lat['max']:.1f}"
+    )
+    o = r["others_ms"]
+    print(
+        f"latency ms (action -> the other seats' update, n={o['n']}): p50={o['p50']:.1f} "
+        f"p95={o['p95']:.1f} p99={o['p99']:.1f}"
     )
     c = r["control_ms"]
     print(
@@ -707,7 +806,12 @@ def print_report(cfg: Config, r: dict[str, Any]) -> int:
     print(
         f"client: cpu={r['client_cpu_pct']:.0f}% loop lag p50={lag['p50']:.1f} "
         f"p99={lag['p99']:.1f} max={lag['max']:.1f} ms; server: "
-        + ("n/a" if srv_cpu is None else f"cpu={srv_cpu:.0f}% rss={r['rss_mib'] or 0:.0f} MiB")
+        + (
+            "n/a"
+            if srv_cpu is None
+            else f"cpu={srv_cpu:.0f}% ({_num(r.get('server_cpu_ms_per_decision'))} ms a decision) "
+            f"rss={r['rss_mib'] or 0:.0f} MiB ({_num(r.get('rss_kib_per_client'))} KiB a client)"
+        )
         + (f", {r['server_exit']}" if "server_exit" in r else "")
     )
     unhandled = r.get("server_unhandled") or {}
@@ -718,6 +822,10 @@ def print_report(cfg: Config, r: dict[str, Any]) -> int:
     return errors + failures
 
 
+def _num(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.2f}" if x < 10 else f"{x:.0f}"
+
+
 def bucket(le_ms: float | None) -> str:
     """A histogram bucket's upper bound as text (the last bucket of the server's is 2.5 s)."""
     if le_ms is None:
@@ -725,16 +833,29 @@ def bucket(le_ms: float | None) -> str:
     return "> 2500" if math.isinf(le_ms) else f"<= {le_ms:g}"
 
 
-def is_casino(i: int, share: float) -> bool:
+def is_share(i: int, share: float) -> bool:
+    """Whether client ``i`` is among an evenly spread ``share`` of the clients."""
     return math.floor((i + 1) * share) > math.floor(i * share)
+
+
+def game_of(i: int, cfg: Config) -> str:
+    """Client ``i``'s game: casino, poker (evenly spread shares) or UNO."""
+    if is_share(i, cfg.casino_share):
+        return "casino"
+    rest = 1 - cfg.casino_share
+    if rest > 0 and is_share(i, cfg.poker_share / rest):
+        return "poker"
+    return "uno"
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clients", type=int, default=1000)
     ap.add_argument("--seconds", type=float, default=60.0, help="measured seconds")
-    ap.add_argument("--think", type=float, default=1.0, help="think time (+-50%%); 0 allowed")
-    ap.add_argument("--casino-share", type=float, default=0.3, help="share of casino tables")
+    ap.add_argument("--think", type=float, default=1.0, help="mean think time (exponential)")
+    ap.add_argument("--casino-share", type=float, default=0.3, help="share of casino clients")
+    ap.add_argument("--poker-share", type=float, default=0.2, help="share of poker clients")
+    ap.add_argument("--uno-humans", type=int, default=2, help="clients sharing a UNO table")
     ap.add_argument("--ramp", type=float, default=100.0, help="connections opened a second")
     ap.add_argument("--warmup", type=float, default=0.0, help="extra seconds after connecting")
     ap.add_argument("--signup-concurrency", type=int, default=20)
@@ -750,8 +871,12 @@ def parse_args(argv: list[str] | None = None) -> Config:
     ap.add_argument("--json", dest="json_out", metavar="PATH", help="write the report ('-')")
     ap.add_argument("--seed", type=int, help="seed of the think-time jitter")
     a = ap.parse_args(argv)
-    if a.clients < 1 or a.seconds <= 0 or a.think < 0 or not 0 <= a.casino_share <= 1:
-        ap.error("need --clients >= 1, --seconds > 0, --think >= 0, 0 <= --casino-share <= 1")
+    if a.clients < 1 or a.seconds <= 0 or a.think < 0:
+        ap.error("need --clients >= 1, --seconds > 0, --think >= 0")
+    if not (a.casino_share >= 0 and a.poker_share >= 0 and a.casino_share + a.poker_share <= 1):
+        ap.error("need shares >= 0 with --casino-share + --poker-share <= 1")
+    if not 1 <= a.uno_humans <= 4:
+        ap.error("need 1 <= --uno-humans <= 4 (a UNO table has four seats)")
     if a.ramp <= 0 or a.max_rate < 1 or a.signup_concurrency < 1:
         ap.error("need --ramp > 0, --max-rate >= 1, --signup-concurrency >= 1")
     return Config(
@@ -759,6 +884,8 @@ def parse_args(argv: list[str] | None = None) -> Config:
         seconds=a.seconds,
         think=a.think,
         casino_share=a.casino_share,
+        poker_share=a.poker_share,
+        uno_humans=a.uno_humans,
         ramp=a.ramp,
         warmup=a.warmup,
         signup_concurrency=a.signup_concurrency,
@@ -791,7 +918,11 @@ def main(argv: list[str] | None = None) -> None:
     elif cfg.json_out:
         Path(cfg.json_out).write_text(json.dumps(report, indent=2, default=str) + "\n")
     p99 = report.get("latency_ms", {}).get("p99", float("nan"))
-    print(f"p99_ms={p99:.1f} clients={cfg.clients} errors={errors}")
+    rate = report.get("decisions_per_s", float("nan"))
+    print(
+        f"clients={cfg.clients} think={cfg.think:g} workers=1 decisions_per_s={rate:.1f} "
+        f"p99_ms={p99:.1f} errors={errors}"
+    )
 
 
 if __name__ == "__main__":
