@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mazziere import wire
 from mazziere.errors import OptionError
 from mazziere.fields import check_values
 from mazziere.game import GameSession, Step, TableRules, bot_random, event_rows, seed_rng
@@ -86,6 +87,7 @@ class PokerSession(GameSession):
         self.rules = poker_rules(config)
         self.state = poker.new_game(self.rules, seed_rng(seed))
         self.seq = 0
+        self._legal: tuple[object, int, tuple[PA.Action, ...]] | None = None
 
     @staticmethod
     def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
@@ -146,8 +148,22 @@ class PokerSession(GameSession):
     def deciders(self) -> list[int]:
         return [] if self.state.is_over else [self.state.current]
 
+    def _legal_actions(self, seat: int) -> tuple[PA.Action, ...]:
+        """The engine's legal actions of ``seat``, listed once per state (an update, the
+        timer and the bot all ask; a draw round lists every subset, a bet every amount)."""
+        got = self._legal
+        if got is not None and got[0] is self.state and got[1] == seat:
+            return got[2]
+        acts = poker.legal_actions(self.state, seat)
+        self._legal = (self.state, seat, acts)
+        return acts
+
     def legal(self, seat: int) -> list[str]:
-        return [str(a) for a in poker.legal_actions(self.state, seat)]
+        return [str(a) for a in self._legal_actions(seat)]
+
+    def legal_wire(self, seat: int) -> list[dict[str, Any]]:
+        """The legal actions' structured forms, straight from the engine's objects."""
+        return [wire.action(a) for a in self._legal_actions(seat)]
 
     def view(self, seat: int | None) -> dict[str, Any]:
         v = poker.view(self.state, seat)

@@ -212,11 +212,11 @@ class TableActor:
         players, session = self._players(), self.casino_session
 
         async def write(db: AsyncSession) -> int:
-            hand = await open_hand(db, self.id, self.game, seed, game.setup, players)
+            hand_id = await open_hand(db, self.id, self.game, seed, game.setup, players)
             if stake is not None and session is not None:
-                await money.stake(db, session, hand.id, stake)
+                await money.stake(db, session, hand_id, stake)
             await table_rows.set_status(db, self.id, "playing")
-            return hand.id
+            return hand_id
 
         hand_id = await self.srv.db.commit_together(write)
         self.session, self.hand_id, self.seq = game, hand_id, 0

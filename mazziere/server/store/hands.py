@@ -5,13 +5,17 @@ replay; money moves in the same database transaction as the action that causes i
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import desc, insert, select, update
+from sqlalchemy import Table, desc, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.game import Step, commitment
 from mazziere.server.store.models import Hand, HandAction, HandPlayer
+
+_HANDS = cast(Table, Hand.__table__)
+_ACTIONS = cast(Table, HandAction.__table__)
+_PLAYERS = cast(Table, HandPlayer.__table__)
 
 
 async def open_hand(
@@ -21,35 +25,47 @@ async def open_hand(
     seed: str,
     setup: dict[str, Any],
     players: list[dict[str, Any]],
-) -> Hand:
-    hand = Hand(
-        table_id=table_id,
-        game=game,
-        seed=seed,
-        commitment=commitment(seed),
-        setup=setup,
-        players=players,
-        status="playing",
-    )
-    db.add(hand)
-    await db.flush()
-    for seat, p in enumerate(players):
-        db.add(
-            HandPlayer(
-                hand_id=hand.id, seat=seat, account_id=p.get("account"), is_bot=bool(p.get("bot"))
-            )
+) -> int:
+    """Insert a hand and its players; returns the hand's id. SQLAlchemy Core statements:
+    this runs for every hand and round, and needs no ORM object."""
+    hand_id = await db.scalar(
+        insert(_HANDS)
+        .values(
+            table_id=table_id,
+            game=game,
+            seed=seed,
+            commitment=commitment(seed),
+            setup=setup,
+            players=players,
+            status="playing",
+            started_at=datetime.now(UTC),
         )
-    await db.flush()
-    return hand
+        .returning(_HANDS.c.id)
+    )
+    assert hand_id is not None
+    await db.execute(
+        insert(_PLAYERS),
+        [
+            {
+                "hand_id": hand_id,
+                "seat": seat,
+                "account_id": p.get("account"),
+                "is_bot": bool(p.get("bot")),
+            }
+            for seat, p in enumerate(players)
+        ],
+    )
+    return int(hand_id)
 
 
 async def record_steps(db: AsyncSession, hand_id: int, first_seq: int, steps: list[Step]) -> None:
-    """Append steps ``first_seq``, ``first_seq + 1``... in one round trip (executemany)."""
+    """Append steps ``first_seq``, ``first_seq + 1``... in one round trip (a Core
+    executemany: the hottest write of the server)."""
     if not steps:
         return
     now = datetime.now(UTC)
     await db.execute(
-        insert(HandAction),
+        insert(_ACTIONS),
         [
             {
                 "hand_id": hand_id,
@@ -67,8 +83,8 @@ async def record_steps(db: AsyncSession, hand_id: int, first_seq: int, steps: li
 
 async def close_hand(db: AsyncSession, hand_id: int, result: dict[str, Any]) -> None:
     await db.execute(
-        update(Hand)
-        .where(Hand.id == hand_id)
+        update(_HANDS)
+        .where(_HANDS.c.id == hand_id)
         .values(status="done", result=result, ended_at=datetime.now(UTC))
     )
 

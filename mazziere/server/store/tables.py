@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server.store.models import GameTable
@@ -39,4 +39,6 @@ async def not_closed(db: AsyncSession) -> list[GameTable]:
 
 
 async def set_status(db: AsyncSession, table_id: int, status: str) -> None:
-    await db.execute(update(GameTable).where(GameTable.id == table_id).values(status=status))
+    """Core UPDATE (no ORM bookkeeping: this runs at every hand's start and end)."""
+    t = cast(Table, GameTable.__table__)
+    await db.execute(update(t).where(t.c.id == table_id).values(status=status))
