@@ -84,6 +84,7 @@ class Config:
     casino_share: float
     poker_share: float
     uno_humans: int
+    idle: bool
     ramp: float
     warmup: float
     signup_concurrency: int
@@ -335,7 +336,10 @@ class Bot:
                     if not settled:
                         settled = True
                         self.run.settle(True)
-                    await self._play(ws)
+                    if self.cfg.idle:
+                        await self._idle(ws)
+                    else:
+                        await self._play(ws)
                     return
             except ConnectionClosed as e:
                 reason = f"closed {e.rcvd.code if e.rcvd else 1006}"
@@ -369,9 +373,18 @@ class Bot:
         first = await self._recv(ws, 60)
         if first.get("type") != "hello":
             raise RuntimeError(f"no hello: {first.get('type')} {first.get('code')}")
+        if self.cfg.idle:
+            return
         await self._send(ws, {"type": "join", "table": self.acc.table})
         while self.latest is None:
             self._handle(await self._recv(ws, 60), time.perf_counter())
+
+    async def _idle(self, ws: ClientConnection) -> None:
+        """Stay connected and silent (the library answers the server's pings) until the end;
+        ping the server now and then as the web client does, so it is not closed as silent."""
+        while not self.run.stopping:
+            await asyncio.sleep(min(5.0, self.cfg.seconds))
+            await self._send(ws, {"type": "ping"})
 
     async def _recv(self, ws: ClientConnection, timeout: float) -> dict[str, Any]:
         raw = await asyncio.wait_for(ws.recv(), timeout)
@@ -560,7 +573,8 @@ async def sign_up_all(base: str, cfg: Config, stats: Stats) -> list[Account]:
                         stats.conn_failures[f"signup: HTTP {r.status_code}"] += 1
                         return False
                     acc.token = r.json()["token"]
-                    if not acc.owner:
+                    if not acc.owner or cfg.idle:
+                        acc.table = -1 if cfg.idle else acc.table
                         return True
                     body = {"casino": CASINO_TABLE, "poker": POKER_TABLE}.get(acc.game, UNO_TABLE)
                     r = await http.post(
@@ -578,11 +592,13 @@ async def sign_up_all(base: str, cfg: Config, stats: Stats) -> list[Account]:
         ok = await asyncio.gather(*(one(a) for a in accounts))
     last_owner = -1
     for acc in accounts:  # a guest plays at its group's table
+        if cfg.idle:
+            break
         if acc.game == "uno" and acc.owner:
             last_owner = acc.index
         elif acc.game == "uno":
             acc.table = tables.get(last_owner, 0)
-    return [a for a, good in zip(accounts, ok, strict=True) if good and a.table]
+    return [a for a, good in zip(accounts, ok, strict=True) if good and a.table]  # idle: -1
 
 
 async def scrape_metrics(base: str) -> dict[str, float]:
@@ -657,6 +673,7 @@ async def bench(cfg: Config) -> dict[str, Any]:
             report["connection_failures"] = dict(stats.conn_failures)
             return report
         report["signup_seconds"] = time.perf_counter() - t
+        rss_signed = server.rss_mib() if server else None
         report["signed_up"] = len(accounts)
 
         run = Run(len(accounts), stats)
@@ -690,6 +707,8 @@ async def bench(cfg: Config) -> dict[str, Any]:
         report["rss_mib"] = server.rss_mib() if server else None
         if rss0 is not None and report["rss_mib"] is not None and run.connected:
             report["rss_kib_per_client"] = 1024 * (report["rss_mib"] - rss0) / run.connected
+        if rss_signed is not None and report["rss_mib"] is not None and run.connected:
+            report["rss_kib_per_socket"] = 1024 * (report["rss_mib"] - rss_signed) / run.connected
         # the clients stop sending and wait for their last acknowledgements
         _, late = await asyncio.wait(tasks, timeout=cfg.ack_timeout + 15)
         for task in late:
@@ -810,7 +829,8 @@ def print_report(cfg: Config, r: dict[str, Any]) -> int:
             "n/a"
             if srv_cpu is None
             else f"cpu={srv_cpu:.0f}% ({_num(r.get('server_cpu_ms_per_decision'))} ms a decision) "
-            f"rss={r['rss_mib'] or 0:.0f} MiB ({_num(r.get('rss_kib_per_client'))} KiB a client)"
+            f"rss={r['rss_mib'] or 0:.0f} MiB ({_num(r.get('rss_kib_per_client'))} KiB a client "
+            f"since before sign-up, {_num(r.get('rss_kib_per_socket'))} KiB a connected socket)"
         )
         + (f", {r['server_exit']}" if "server_exit" in r else "")
     )
@@ -856,6 +876,9 @@ def parse_args(argv: list[str] | None = None) -> Config:
     ap.add_argument("--casino-share", type=float, default=0.3, help="share of casino clients")
     ap.add_argument("--poker-share", type=float, default=0.2, help="share of poker clients")
     ap.add_argument("--uno-humans", type=int, default=2, help="clients sharing a UNO table")
+    ap.add_argument(
+        "--idle", action="store_true", help="clients only connect and stay (memory per socket)"
+    )
     ap.add_argument("--ramp", type=float, default=100.0, help="connections opened a second")
     ap.add_argument("--warmup", type=float, default=0.0, help="extra seconds after connecting")
     ap.add_argument("--signup-concurrency", type=int, default=20)
@@ -886,6 +909,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         casino_share=a.casino_share,
         poker_share=a.poker_share,
         uno_humans=a.uno_humans,
+        idle=a.idle,
         ramp=a.ramp,
         warmup=a.warmup,
         signup_concurrency=a.signup_concurrency,

@@ -43,8 +43,15 @@ def kind_of(cls: type) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
 
 
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _fields(obj: object) -> dict[str, Any]:
-    return {f.name: value(getattr(obj, f.name)) for f in dataclasses.fields(obj)}  # type: ignore[arg-type]
+    kind = type(obj)
+    names = _NAMES.get(kind)
+    if names is None:  # read once per class: every update wires every legal action
+        names = _NAMES[kind] = tuple(f.name for f in dataclasses.fields(obj))  # type: ignore[arg-type]
+    return {name: value(getattr(obj, name)) for name in names}
 
 
 def action(a: object) -> dict[str, Any]:

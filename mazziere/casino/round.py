@@ -22,7 +22,8 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import Any
 
 from mazziere.cards.uno import WILD_FACE, Card, Color
 from mazziere.casino import rulebook as R
@@ -230,8 +231,22 @@ def _after_move(
     r: CasinoRound, state: State, events: list[Event], seat: int, rng: Rng
 ) -> tuple[CasinoRound, list[Event]]:
     m = _multiplier_after(r.multiplier, list(events), events)
-    return _advance(
-        replace(r, uno=state, multiplier=m, turns=r.turns + 1, strategy_rng=rng), events
+    return _advance(_with(r, uno=state, multiplier=m, turns=r.turns + 1, strategy_rng=rng), events)
+
+
+def _with(r: CasinoRound, **changes: Any) -> CasinoRound:
+    """``dataclasses.replace(r, **changes)`` without its per-call introspection (the bank's
+    loop makes one per card it plays)."""
+    get = changes.get
+    return CasinoRound(
+        rules=get("rules", r.rules),
+        uno=get("uno", r.uno),
+        stake=get("stake", r.stake),
+        multiplier=get("multiplier", r.multiplier),
+        strategy_rng=get("strategy_rng", r.strategy_rng),
+        memory=get("memory", r.memory),
+        turns=get("turns", r.turns),
+        result=get("result", r.result),
     )
 
 
@@ -266,16 +281,16 @@ def _advance(r: CasinoRound, events: list[Event]) -> tuple[CasinoRound, list[Eve
         if s.current == PLAYER:
             if not can_play and (not s.draw_pile or not R.player_may_draw(r.multiplier)):
                 reason = "pile_out" if not s.draw_pile else "no_draw_at_x1"
-                return _finish(replace(r, strategy_rng=rng), "bank", reason, events)
-            return replace(r, strategy_rng=rng), events
+                return _finish(_with(r, strategy_rng=rng), "bank", reason, events)
+            return _with(r, strategy_rng=rng), events
         if not can_play and not s.draw_pile:
-            return _finish(replace(r, strategy_rng=rng), "bank", "pile_out", events)
+            return _finish(_with(r, strategy_rng=rng), "bank", "pile_out", events)
         assert s.color is not None
         action = bank_decision(s.hands[BANK], s.discard[-1], int(s.color), s.phase, legal, rng)
         state, ev = uno.apply(s, BANK, action)
         events.extend(ev)
         m = _multiplier_after(r.multiplier, ev, events)
-        r = replace(
+        r = _with(
             r,
             uno=state,
             multiplier=m,
@@ -291,7 +306,7 @@ def _finish(
     payout = r.stake * r.multiplier if winner == "player" else 0
     result = RoundResult(winner, r.multiplier, r.stake, payout, reason, r.turns)
     events.append(RoundEnded(winner, r.multiplier, r.stake, payout, reason, r.turns))
-    return replace(r, result=result), events
+    return _with(r, result=result), events
 
 
 def simulate_round(seed: int) -> tuple[int, int, int]:

@@ -187,3 +187,18 @@ def test_invalid_stake_refused_with_clear_error(
     with pytest.raises(StakeError) as e:
         new_round(CasinoRules(), stake, rng=1, credit=credit)
     assert e.value.code == code and e.value.message
+
+
+def test_the_rounds_fast_copy_changes_exactly_the_fields_named() -> None:
+    """``_with`` (the bank loop's ``dataclasses.replace``) knows every field of the round."""
+    import dataclasses
+
+    from mazziere.casino.round import _with
+
+    r, _ = new_round(CasinoRules(), 100, rng=SplitMixRng(3))
+    for f in dataclasses.fields(r):
+        marker = object()
+        changed = _with(r, **{f.name: marker})
+        for g in dataclasses.fields(r):
+            expected = marker if g.name == f.name else getattr(r, g.name)
+            assert getattr(changed, g.name) is expected, (f.name, g.name)
