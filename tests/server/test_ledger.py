@@ -106,3 +106,29 @@ async def test_signup_rejects_taken_or_bad_names(database: Database) -> None:
         assert e.value.code == "username_taken"
         with pytest.raises(accounts.AuthError):
             await accounts.sign_up(db, "x", "correct horse", 0)
+
+
+async def test_a_refused_transaction_moves_nothing_even_if_the_caller_goes_on(
+    database: Database,
+) -> None:
+    """A refusal comes before any write: with one book taken from, it is the first statement;
+    with two, a savepoint undoes the first. A caller that catches the error and commits its
+    other work commits no part of the refused transaction."""
+    async with database.session() as db, db.begin():
+        rich = await accounts.sign_up(db, "ivo", "correct horse", 1_000)
+        poor = await accounts.sign_up(db, "jan", "correct horse", 10)
+    two = [(ledger.wallet(rich.id), -50), (ledger.wallet(poor.id), -50), (ledger.HOUSE, 100)]
+    one = [(ledger.wallet(poor.id), -50), (ledger.HOUSE, 50)]
+    async with database.session() as db, db.begin():
+        for key, moves in (("two", two), ("one", one)):
+            with pytest.raises(ledger.InsufficientFunds):
+                await ledger.post(db, key, "stake", "", moves)
+        assert await ledger.post(
+            db, "ok", "stake", "", [(ledger.wallet(rich.id), -1), (ledger.HOUSE, 1)]
+        )
+    async with database.session() as db:
+        assert await ledger.balance(db, ledger.wallet(rich.id)) == 999
+        assert await ledger.balance(db, ledger.wallet(poor.id)) == 10
+        assert await ledger.balance(db, ledger.HOUSE) == 1
+        rep = await ledger.check(db)
+        assert rep.ok and rep.transactions == 3  # two sign-ups and "ok"

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.errors import MazziereError
@@ -46,65 +48,81 @@ def casino_book(session_id: int) -> str:
     return f"casino:{session_id}"
 
 
+_TXNS = cast(Table, LedgerTxn.__table__)
+_ENTRIES = cast(Table, LedgerEntry.__table__)
+_BALANCES = cast(Table, Balance.__table__)
+
+
 async def post(
     db: AsyncSession, key: str, kind: str, ref: str, moves: Sequence[tuple[str, int]]
 ) -> bool:
     """Post a balanced transaction. Returns False (and moves nothing) if ``key`` was posted
-    before; raises :class:`InsufficientFunds` if a bounded book would go below zero."""
+    before; raises :class:`InsufficientFunds` if a bounded book would go below zero, before
+    writing anything.
+
+    SQLAlchemy Core, a handful of statements (every stake and payout runs this): the key
+    looked up; each book taken from with a guarded ``UPDATE ... WHERE balance + d >= 0``
+    (the row lock and the check in one statement), the book taken from first so that a refusal
+    comes before any write; each book paid into with an upsert (its row is created on first
+    use); then the transaction and its entries (one executemany)."""
     if not moves or sum(a for _, a in moves) != 0:
         raise LedgerError("a transaction's entries must sum to zero", "unbalanced")
     if any(not isinstance(a, int) or isinstance(a, bool) for _, a in moves):
         raise LedgerError("amounts are integer cents", "not_integer_cents")
-    existing = await db.scalar(select(LedgerTxn.id).where(LedgerTxn.idempotency_key == key))
+    existing = await db.scalar(select(_TXNS.c.id).where(_TXNS.c.idempotency_key == key))
     if existing is not None:
         return False
     delta: dict[str, int] = {}
     for book, amount in moves:
         delta[book] = delta.get(book, 0) + amount
-    await _ensure_rows(db, sorted(delta))
-    bounded = sorted(b for b in delta if b not in UNBOUNDED)
-    rows = {
-        b.book: b
-        for b in (
-            await db.scalars(select(Balance).where(Balance.book.in_(bounded)).with_for_update())
-        ).all()
-    }
-    for book in bounded:
-        current = rows[book].balance
-        if current + delta[book] < 0:
-            raise InsufficientFunds(
-                f"{book} holds {current} cents; {-delta[book]} needed", "insufficient_funds"
-            )
-    txn = LedgerTxn(idempotency_key=key, kind=kind, ref=ref)
-    db.add(txn)
-    await db.flush()
-    db.add_all([LedgerEntry(txn_id=txn.id, book=book, amount=amount) for book, amount in moves])
-    for book in bounded:
-        rows[book].balance += delta[book]
-    for book in sorted(b for b in delta if b in UNBOUNDED):
-        # the house and the mint are touched by every table: add in place, no row lock held
-        await db.execute(
-            update(Balance)
-            .where(Balance.book == book)
-            .values(balance=Balance.balance + delta[book])
-        )
-    await db.flush()
+    debits = sorted(b for b, d in delta.items() if d < 0 and b not in UNBOUNDED)
+    if len(debits) > 1:  # two books checked: a later refusal must undo the first
+        async with db.begin_nested():
+            await _debit_all(db, debits, delta)
+    else:
+        await _debit_all(db, debits, delta)
+    for book in sorted(b for b in delta if b not in debits):
+        await _add(db, book, delta[book])
+    txn_id = await db.scalar(
+        insert(_TXNS)
+        .values(idempotency_key=key, kind=kind, ref=ref, created_at=datetime.now(UTC))
+        .returning(_TXNS.c.id)
+    )
+    await db.execute(
+        insert(_ENTRIES), [{"txn_id": txn_id, "book": b, "amount": a} for b, a in moves]
+    )
     return True
 
 
-async def _ensure_rows(db: AsyncSession, books: list[str]) -> None:
-    """Create missing balance rows; concurrent creators do not collide (ON CONFLICT)."""
-    dialect = db.get_bind().dialect.name
-    if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as pg_insert
+async def _debit_all(db: AsyncSession, books: list[str], delta: dict[str, int]) -> None:
+    for book in books:
+        d = delta[book]
+        done = await db.scalar(
+            update(_BALANCES)
+            .where(_BALANCES.c.book == book, _BALANCES.c.balance + d >= 0)
+            .values(balance=_BALANCES.c.balance + d)
+            .returning(_BALANCES.c.book)
+        )
+        if done is None:
+            current = await balance(db, book)
+            raise InsufficientFunds(
+                f"{book} holds {current} cents; {-d} needed", "insufficient_funds"
+            )
 
-        stmt = pg_insert(Balance).values([{"book": b, "balance": 0} for b in books])
-        await db.execute(stmt.on_conflict_do_nothing(index_elements=["book"]))
+
+async def _add(db: AsyncSession, book: str, amount: int) -> None:
+    """Add ``amount`` to ``book``, creating its row on first use (the house and the mint are
+    touched by every table: no lock is held longer than the statement)."""
+    if db.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as upsert
     else:
-        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-
-        stmt2 = sqlite_insert(Balance).values([{"book": b, "balance": 0} for b in books])
-        await db.execute(stmt2.on_conflict_do_nothing(index_elements=["book"]))
+        from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+    stmt = upsert(_BALANCES).values(book=book, balance=amount)
+    await db.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["book"], set_={"balance": _BALANCES.c.balance + amount}
+        )
+    )
 
 
 async def balance(db: AsyncSession, book: str) -> int:
