@@ -54,10 +54,25 @@ def _fields(obj: object) -> dict[str, Any]:
     return {name: value(getattr(obj, name)) for name in names}
 
 
+_ACTIONS: dict[tuple[type, str], dict[str, Any]] = {}
+_ACTIONS_MAX = 100_000
+"""Structured forms kept, by action class and text (the text determines the action): the
+same actions recur in every update (a poker bet round lists every amount), so each form is
+built once. Callers must not change the dict."""
+
+
 def action(a: object) -> dict[str, Any]:
     """An action's structured form: its text (what a client sends back), its kind, its
     fields."""
-    return {"text": str(a), "kind": kind_of(type(a)), **_fields(a)}
+    text = str(a)
+    key = (type(a), text)
+    got = _ACTIONS.get(key)
+    if got is None:
+        got = {"text": text, "kind": kind_of(type(a)), **_fields(a)}
+        if len(_ACTIONS) >= _ACTIONS_MAX:
+            _ACTIONS.clear()
+        _ACTIONS[key] = got
+    return got
 
 
 def event(e: TextEvent) -> dict[str, Any]:
