@@ -28,6 +28,7 @@ class Server:
         self.db = Database(settings.url())
         self.clock: Clock = clock or RealClock()
         self.metrics = Metrics()
+        self.db.on_batch = self.metrics.commit_batch.observe
         self.hub = Hub(self)
         self.tables: dict[int, TableActor] = {}
         self.seating = Seating()

@@ -1,5 +1,6 @@
 """Prometheus metrics (platform.md "Operator tools"): players connected, tables open,
-decisions per second (a counter; Prometheus takes its rate), decision latency, errors by code."""
+decisions per second (a counter; Prometheus takes its rate), decision latency, errors by code,
+and how many writes each group commit carried."""
 
 from __future__ import annotations
 
@@ -27,6 +28,12 @@ class Metrics:
             "mazziere_decision_latency_seconds",
             "From a player's action arriving to its acknowledgement being sent",
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+            registry=self.registry,
+        )
+        self.commit_batch = Histogram(
+            "mazziere_commit_batch_writes",
+            "Table writes carried by one group commit (store/db.py)",
+            buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
             registry=self.registry,
         )
         self.errors = Counter(

@@ -196,4 +196,8 @@ async def test_metrics_count_players_decisions_latency_and_errors(
         assert re.search(r"mazziere_decision_latency_seconds_count [1-9]", text)
         assert 'mazziere_errors_total{code="malformed"} 1.0' in text
         assert "mazziere_tables_open 1.0" in text
+        # every write went through a group commit, and the histogram counts them all
+        commits = re.search(r"mazziere_commit_batch_writes_count (\S+)", text)
+        writes = re.search(r"mazziere_commit_batch_writes_sum (\S+)", text)
+        assert commits and writes and 1 <= float(commits.group(1)) <= float(writes.group(1))
         await c.close()

@@ -81,6 +81,8 @@ class Database:
         self.batches = 0
         """Group commits made (with :attr:`batched_jobs`: how well writes are grouped)."""
         self.batched_jobs = 0
+        self.on_batch: Callable[[int], object] | None = None
+        """Told the number of writes of every group commit (the server's metrics)."""
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:
@@ -134,8 +136,7 @@ class Database:
             for job, fut in batch:  # one at a time: the failing job fails alone
                 await self._commit_one(job, fut)
             return
-        self.batches += 1
-        self.batched_jobs += len(batch)
+        self._count(len(batch))
         for (_, fut), result in zip(batch, results, strict=True):
             if not fut.done():
                 fut.set_result(result)
@@ -148,10 +149,15 @@ class Database:
             if not fut.done():
                 fut.set_exception(e)
             return
-        self.batches += 1
-        self.batched_jobs += 1
+        self._count(1)
         if not fut.done():
             fut.set_result(result)
+
+    def _count(self, writes: int) -> None:
+        self.batches += 1
+        self.batched_jobs += writes
+        if self.on_batch is not None:
+            self.on_batch(writes)
 
     async def close(self) -> None:
         """Finish the writes already submitted, then close the engine."""
