@@ -75,6 +75,18 @@ STATUS = {
 """HTTP status of a typed error by its code (default 400)."""
 
 
+class App(FastAPI):
+    """The FastAPI application, with the live tables' WebSocket (``/ws``) served before the
+    router and middleware (:mod:`mazziere.server.routes.live` says why)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == live.PATH:
+            scope["app"] = self
+            await live.serve_socket(self.state.server, scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(settings: Settings | None = None, srv: Server | None = None) -> FastAPI:
     """The application; tests may pass a :class:`Server` built with a manual clock."""
     server = srv or Server(settings or Settings())
@@ -89,7 +101,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         await server.db.close()
 
     docs = server.settings.api_docs
-    app = FastAPI(
+    app = App(
         title="mazziere",
         lifespan=lifespan,
         docs_url="/docs" if docs else None,
@@ -98,7 +110,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
     )
     app.state.server = server
     app.add_middleware(SecurityHeaders)
-    for area in (ops, accounts, catalog, lobby, history, live):
+    for area in (ops, accounts, catalog, lobby, history):
         app.include_router(area.router)
 
     @app.exception_handler(MazziereError)

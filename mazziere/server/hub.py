@@ -67,15 +67,44 @@ NOTICE_KIND = {
 }
 
 
-@dataclass(eq=False)
+class Outbox:
+    """A connection's queue of messages for its writer: ``put_nowait``, ``get`` and ``qsize``
+    as :class:`asyncio.Queue` has them for one consumer. Written here because an
+    ``asyncio.Queue`` allocates four deques (about 3 KB) for every socket, idle or not; this
+    holds a list and, only while the writer waits, one future."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[P.ServerMessage | dict[str, Any] | None] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    def put_nowait(self, message: P.ServerMessage | dict[str, Any] | None) -> None:
+        self._items.append(message)
+        w = self._waiter
+        if w is not None and not w.done():
+            w.set_result(None)
+
+    async def get(self) -> P.ServerMessage | dict[str, Any] | None:
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)
+
+
+@dataclass(eq=False, slots=True)
 class Connection:
     account: int
     username: str
     ws: WebSocket
     token_hash: str
-    outbox: asyncio.Queue[P.ServerMessage | dict[str, Any] | None] = field(
-        default_factory=asyncio.Queue
-    )
+    outbox: Outbox = field(default_factory=Outbox)
     closed: bool = False
     inactivity: InactivityTimers | None = None
     window_start: float = 0.0
