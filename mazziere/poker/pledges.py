@@ -41,7 +41,7 @@ class Purse:
 
     def cover(self, seat: int) -> int:
         """All ``seat`` could still pay: its bankroll, plus for the computer its worn items."""
-        extra = self.rules.item_value * len(self.worn()) if seat == COMPUTER else 0
+        extra = self.rules.item_value * self.items.count(ItemStatus.WORN) if seat == COMPUTER else 0
         return self.bankrolls[seat] + extra
 
     def can_pay(self, seat: int, amount: int) -> bool:
