@@ -12,9 +12,10 @@ grammar lives in its own module (:mod:`mazziere.uno.position`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
-from mazziere.errors import BadPosition
+from mazziere.errors import BadPosition, MalformedAction
 from mazziere.rng import Rng, ShakeRng, SplitMixRng
 
 
@@ -89,6 +90,20 @@ def parse_int_list(key: str, text: str, low: int | None = 0) -> tuple[int, ...]:
     if text == "-":
         return ()
     return tuple(parse_int(key, t, low) for t in text.split(","))
+
+
+C = TypeVar("C")
+
+
+def parse_card_list(key: str, text: str, parse_card: Callable[[str], C]) -> list[C]:
+    """Cards joined by commas, read by the game's ``parse_card``, or ``-`` for none; a card
+    that is not one is ``bad_card``."""
+    if text == "-":
+        return []
+    try:
+        return [parse_card(t) for t in text.split(",")]
+    except MalformedAction as e:
+        raise BadPosition(f"{key}: {e.message}", "bad_card") from None
 
 
 def parse_bool(key: str, text: str) -> bool:

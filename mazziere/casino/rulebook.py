@@ -225,8 +225,10 @@ def player_cards(
     tr = top % 13 if top < WILD_FACE else -1
     best = -1
     n = 0
-    for col in range(4):  # in face order, the faces that could match
-        if col == color:
+    for col in range(5):  # in face order, the faces that could match; "colour" 4: the wilds
+        if col == 4:
+            lo, hi = WILD_FACE, WILD4_FACE + 1
+        elif col == color:
             lo, hi = col * 13, col * 13 + 13
         elif tr >= 0:
             lo, hi = col * 13 + tr, col * 13 + tr + 1
@@ -241,15 +243,6 @@ def player_cards(
                 if w == best:
                     ties[n] = f
                     n += 1
-    for f in (WILD_FACE, WILD4_FACE):
-        if hand[at + f] > 0 and playable(hand, at, f, top, color):
-            w = player_weight(hand, at, f, color, hand_n, bank_n, last_card, played_wild)
-            if w > best:
-                best = w
-                n = 0
-            if w == best:
-                ties[n] = f
-                n += 1
     return n
 
 

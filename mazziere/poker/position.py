@@ -89,7 +89,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from mazziere.errors import BadPosition, MalformedAction
+from mazziere.errors import BadPosition
 from mazziere.poker.cards import Card, deck, parse_card
 from mazziere.poker.options import Rules
 from mazziere.poker.state import GameResult, ItemStatus, Move, Phase, State
@@ -97,6 +97,7 @@ from mazziere.position_text import (
     escape_word,
     format_rng,
     ints_text,
+    parse_card_list,
     parse_int,
     parse_int_list,
     parse_rng,
@@ -197,12 +198,7 @@ def diff_positions(a: State, b: State) -> list[str]:
 
 # ---------------------------------------------------------------------- reading
 def _card_list(key: str, text: str) -> list[Card]:
-    if text == "-":
-        return []
-    try:
-        return [parse_card(t) for t in text.split(",")]
-    except MalformedAction as e:
-        raise BadPosition(f"{key}: {e.message}", "bad_card") from None
+    return parse_card_list(key, text, parse_card)
 
 
 def _seat(key: str, text: str) -> int:

@@ -89,8 +89,16 @@ from collections import Counter
 from collections.abc import Callable
 
 from mazziere.cards.uno import FULL_DECK, WILD_FACE, Card, Color, parse_card
-from mazziere.errors import BadPosition, MalformedAction, OptionError
-from mazziere.position_text import format_rng, parse_rng
+from mazziere.errors import BadPosition, OptionError
+from mazziere.position_text import (
+    format_rng,
+    parse_card_list,
+    parse_rng,
+    split_fields,
+)
+from mazziere.position_text import parse_bool as _bool
+from mazziere.position_text import parse_int as _int
+from mazziere.position_text import parse_int_list as _int_list
 from mazziere.uno.game import Game, _variants_table
 from mazziere.uno.matching import REVERSE_RANK
 from mazziere.uno.options import Rules
@@ -227,54 +235,8 @@ def diff_positions(a: Game, b: Game) -> list[str]:
 
 
 # ---------------------------------------------------------------------- reading
-def _split(text: str) -> dict[str, str]:
-    if not isinstance(text, str):
-        raise BadPosition("a position is a string")
-    tokens = text.split()
-    if not tokens or tokens[0] != PREFIX:
-        raise BadPosition(f"a UNO position starts with {PREFIX!r}")
-    out: dict[str, str] = {}
-    for tok in tokens[1:]:
-        key, sep, value = tok.partition("=")
-        if not sep or not value:
-            raise BadPosition(f"{tok!r} is not key=value")
-        if key not in KEYS:
-            raise BadPosition(f"unknown key {key!r}; keys: {', '.join(KEYS)}")
-        if key in out:
-            raise BadPosition(f"key {key!r} given twice")
-        out[key] = value
-    return out
-
-
-def _int(key: str, text: str, low: int | None = 0) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise BadPosition(f"{key}: {text!r} is not a whole number") from None
-    if low is not None and v < low:
-        raise BadPosition(f"{key}: {v} is below {low}")
-    return v
-
-
-def _int_list(key: str, text: str, low: int | None = 0) -> tuple[int, ...]:
-    if text == "-":
-        return ()
-    return tuple(_int(key, t, low) for t in text.split(","))
-
-
 def _card_list(key: str, text: str) -> list[Card]:
-    if text == "-":
-        return []
-    try:
-        return [parse_card(t) for t in text.split(",")]
-    except MalformedAction as e:
-        raise BadPosition(f"{key}: {e.message}", "bad_card") from None
-
-
-def _bool(key: str, text: str) -> bool:
-    if text not in ("0", "1"):
-        raise BadPosition(f"{key} is 0 or 1, not {text!r}")
-    return text == "1"
+    return parse_card_list(key, text, parse_card)
 
 
 def _color(key: str, text: str) -> Color | None:
@@ -334,7 +296,7 @@ def parse_position(text: str, rules: Rules) -> Game:
     a mistake raises :class:`~mazziere.errors.BadPosition` naming it."""
     if not isinstance(rules, Rules):
         raise BadPosition("rules must be a mazziere.uno.Rules (see find_preset)")
-    f = _split(text)
+    f = split_fields(text, PREFIX, KEYS)
     if "hands" not in f or "discard" not in f:
         raise BadPosition("a position needs at least hands= and discard=")
     hand_texts = f["hands"].split("/")
