@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -38,12 +40,33 @@ def serve(
     metrics_public: Annotated[
         bool, typer.Option(help="Serve /metrics to anyone (default: loopback or the token).")
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Processes on this machine, sharing the port (>1 needs PostgreSQL "
+            "and --redis-url)."
+        ),
+    ] = 1,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            help="e.g. redis://127.0.0.1:6379/0: run as one of several processes "
+            "(on this machine or others) against one PostgreSQL (docs/scaling.md)."
+        ),
+    ] = None,
+    redis_prefix: Annotated[
+        str, typer.Option(help="Prefix of the Redis keys (clusters sharing one Redis).")
+    ] = "mz:",
+    lease_seconds: Annotated[
+        float, typer.Option(help="Table lease: a dead process's tables move after this long.")
+    ] = 5.0,
 ) -> None:
     """Start the server; the schema is migrated and unfinished tables resumed at start."""
     import uvicorn
 
     from mazziere.server.app import create_app
     from mazziere.server.context import Settings
+    from mazziere.server.settings import SettingsError
     from mazziere.server.transport import uvicorn_config
 
     settings = Settings(
@@ -58,9 +81,36 @@ def serve(
         metrics_token=metrics_token,
         metrics_public=metrics_public,
     )
-    app = create_app(settings)
-    typer.echo(f"mazziere: serving on http://{host}:{port} (database: {settings.url()})", err=True)
-    uvicorn.Server(uvicorn_config(app, settings, host, port)).run()
+    settings.workers, settings.redis_url = workers, redis_url
+    settings.redis_prefix, settings.lease_seconds = redis_prefix, lease_seconds
+    if redis_url:  # the login throttle's counters are shared too
+        settings.rate_limit_storage = redis_url
+    try:
+        settings.check()
+    except SettingsError as e:
+        typer.echo(f"mazziere serve: {e}", err=True)
+        raise typer.Exit(2) from None
+    where = f"http://{host}:{port} (database: {settings.url()}"
+    where += f", redis: {redis_url}, {workers} processes)" if redis_url else ")"
+    typer.echo(f"mazziere: serving on {where}", err=True)
+    if workers == 1:
+        uvicorn.Server(uvicorn_config(create_app(settings), settings, host, port)).run()
+        return
+    # several processes sharing one listening socket (uvicorn's supervisor restarts a dead
+    # one); each builds its application from the settings in its environment
+    os.environ["MAZZIERE_SETTINGS"] = json.dumps(settings.to_json())
+    config = uvicorn_config(
+        "mazziere.server.app:from_environment",
+        settings,
+        host,
+        port,
+        factory=True,
+        workers=workers,
+    )
+    from uvicorn.supervisors import Multiprocess
+
+    sock = config.bind_socket()
+    Multiprocess(config, sockets=[sock]).run()
 
 
 ledger_app = typer.Typer(help="Money records: reconciliation.", no_args_is_help=True)

@@ -87,6 +87,15 @@ class App(FastAPI):
         await super().__call__(scope, receive, send)
 
 
+def from_environment() -> FastAPI:
+    """The application built from ``MAZZIERE_SETTINGS`` (JSON of :class:`Settings`): what
+    each process of ``mazziere serve --workers N`` runs."""
+    import json
+    import os
+
+    return create_app(Settings.from_json(json.loads(os.environ["MAZZIERE_SETTINGS"])))
+
+
 def create_app(settings: Settings | None = None, srv: Server | None = None) -> FastAPI:
     """The application; tests may pass a :class:`Server` built with a manual clock."""
     server = srv or Server(settings or Settings())
@@ -94,10 +103,16 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await server.db.migrate()
-        app.state.recovery = await load_tables(server)
+        if server.cluster is not None:  # several processes: take the tables no one holds
+            await server.cluster.start()
+            app.state.recovery = []
+        else:
+            app.state.recovery = await load_tables(server)
         server.accepting = True
         yield
         server.accepting = False
+        if server.cluster is not None:
+            await server.cluster.stop()
         await server.db.close()
 
     docs = server.settings.api_docs

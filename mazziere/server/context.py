@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from mazziere.server.clock import Clock, RealClock
+from mazziere.server.cluster import Cluster
 from mazziere.server.hub import Hub
 from mazziere.server.metrics import Metrics
 from mazziere.server.seating import Seating
@@ -31,7 +32,14 @@ class Server:
         self.db.on_batch = self.metrics.commit_batch.observe
         self.hub = Hub(self)
         self.tables: dict[int, TableActor] = {}
-        self.seating = Seating()
+        self.cluster: Cluster | None = None
+        """Several processes (``redis_url`` set): leases, presence, forwarding."""
+        if settings.redis_url:
+            settings.check()
+            self.cluster = Cluster(
+                self, settings.redis_url, settings.redis_prefix, settings.lease_seconds
+            )
+        self.seating = Seating(self.cluster)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.accepting = False
         from mazziere.server.store.accounts import Verifier, make_hasher

@@ -76,19 +76,19 @@ class Outbox:
     __slots__ = ("_items", "_waiter")
 
     def __init__(self) -> None:
-        self._items: list[P.ServerMessage | dict[str, Any] | None] = []
+        self._items: list[P.ServerMessage | dict[str, Any] | bytes | None] = []
         self._waiter: asyncio.Future[None] | None = None
 
     def qsize(self) -> int:
         return len(self._items)
 
-    def put_nowait(self, message: P.ServerMessage | dict[str, Any] | None) -> None:
+    def put_nowait(self, message: P.ServerMessage | dict[str, Any] | bytes | None) -> None:
         self._items.append(message)
         w = self._waiter
         if w is not None and not w.done():
             w.set_result(None)
 
-    async def get(self) -> P.ServerMessage | dict[str, Any] | None:
+    async def get(self) -> P.ServerMessage | dict[str, Any] | bytes | None:
         while not self._items:
             self._waiter = asyncio.get_running_loop().create_future()
             try:
@@ -116,6 +116,8 @@ class Connection:
     transport_timers: list[asyncio.TimerHandle] = field(default_factory=list)
     writer: asyncio.Task[None] | None = None
     flooding: bool = False
+    presence: str = ""
+    """Its entry in the cluster's presence (``proc|serial``); empty with one process."""
 
 
 class Hub:
@@ -124,25 +126,58 @@ class Hub:
         self.conns: dict[int, Connection] = {}
 
     async def send(self, account: int, message: P.ServerMessage | dict[str, Any]) -> None:
+        """Queue ``message`` for ``account``'s socket, on this process or, in a cluster, on
+        the process that holds it (encoded once, here)."""
         conn = self.conns.get(account)
-        if conn is not None and not conn.closed:
-            if conn.outbox.qsize() >= MAX_OUTBOX:
-                self.srv.spawn(self._close(conn, Close.POLICY, "not reading its messages"))
-                return
-            conn.outbox.put_nowait(message)
+        if conn is not None:
+            self._put(conn, message)
+            return
+        cluster = self.srv.cluster
+        if cluster is not None:
+            proc = await cluster.where_is(account)
+            if proc is not None:
+                cluster.deliver(proc, account, P.encode(message))
 
-    def tables_of(self, account: int) -> list[int]:
+    def _put(self, conn: Connection, message: P.ServerMessage | dict[str, Any] | bytes) -> None:
+        if conn.closed:
+            return
+        if conn.outbox.qsize() >= MAX_OUTBOX:
+            self.srv.spawn(self._close(conn, Close.POLICY, "not reading its messages"))
+            return
+        conn.outbox.put_nowait(message)
+
+    def deliver_here(self, account: int, frame: bytes) -> None:
+        """A frame another process encoded for a socket of this one."""
+        conn = self.conns.get(account)
+        if conn is not None:
+            self._put(conn, frame)
+
+    async def tables_of(self, account: int) -> list[int]:
+        """The tables where ``account`` sits (on every process of a cluster)."""
+        if self.srv.cluster is not None:
+            return await self.srv.cluster.tables_of(account)
         return self.srv.seating.tables_of(account)
 
     # -------------------------------------------------------------------- sessions
-    async def end_sessions(self, token_hashes: Iterable[str], code: int, why: str) -> int:
+    async def end_sessions(
+        self, token_hashes: Iterable[str], code: int, why: str, everywhere: bool = True
+    ) -> int:
         """Close every connection opened with one of ``token_hashes`` (their tokens were just
-        revoked); returns how many were closed."""
+        revoked), on every process of a cluster; returns how many this process closed."""
         hashes = set(token_hashes)
+        if everywhere and self.srv.cluster is not None and hashes:
+            self.srv.cluster.end_everywhere(sorted(hashes), code, why)
         victims = [c for c in self.conns.values() if c.token_hash in hashes]
         for conn in victims:
             await self._close(conn, code, why)
         return len(victims)
+
+    async def replaced_elsewhere(self, account: int, serial: str) -> None:
+        """Another process took ``account``'s socket over: close this one (4001)."""
+        conn = self.conns.get(account)
+        cluster = self.srv.cluster
+        if conn is not None and cluster is not None and cluster.serial_of(conn.presence) == serial:
+            await self._close(conn, Close.REPLACED, "another login of this account took over")
 
     # -------------------------------------------------------------------- connection life
     async def serve(self, ws: WebSocket) -> None:
@@ -166,18 +201,24 @@ class Hub:
         self.conns[account] = conn
         if old is not None:
             await self._close(old, Close.REPLACED, "another login of this account took over")
+        cluster = self.srv.cluster
+        if cluster is not None:
+            conn.presence = await cluster.claim_connection(account)
         self.srv.metrics.players_connected.set(len(self.conns))
         conn.writer = asyncio.create_task(self._writer(conn))
         self._watch_token(conn, ends_at)
         self._watch_silence(conn)
-        await self.send(
-            account, P.Hello(account=account, username=username, tables=self.tables_of(account))
-        )
+        seated = await self.tables_of(account)
+        await self.send(account, P.Hello(account=account, username=username, tables=seated))
         self._touch(conn)
-        for table_id in self.tables_of(account):
-            actor = self.srv.tables[table_id]
-            with contextlib.suppress(MazziereError):
-                await actor.join(account, username)  # reconnect: the seat was held
+        for table_id in seated:  # reconnect: the seats were held
+            actor = self.srv.tables.get(table_id)
+            if actor is not None:
+                with contextlib.suppress(MazziereError):
+                    await actor.join(account, username)
+            elif cluster is not None:
+                join = P.Join(table=table_id)
+                await self._route(conn, join, P.encode_client(join))
         try:
             while not conn.closed:
                 frame = await ws.receive()
@@ -194,7 +235,9 @@ class Hub:
                 text = frame.get("text")
                 if text is None:
                     await self._error(
-                        conn, "malformed", "binary frames are not part of the protocol: send text"
+                        conn.account,
+                        "malformed",
+                        "binary frames are not part of the protocol: send text",
                     )
                     continue
                 await self._handle(conn, text)
@@ -285,7 +328,8 @@ class Hub:
             if msg is None:
                 return
             try:
-                await conn.ws.send_text(P.encode(msg).decode())
+                frame = msg if isinstance(msg, bytes) else P.encode(msg)
+                await conn.ws.send_text(frame.decode())
             except Exception:
                 return
 
@@ -321,7 +365,11 @@ class Hub:
         conn.closed = True
         if self.conns.get(conn.account) is conn:
             del self.conns[conn.account]
-            for table_id in self.tables_of(conn.account):
+            cluster = self.srv.cluster
+            if cluster is not None:
+                cluster.release_connection(conn.account, conn.presence)
+                cluster.gone(conn.account, await self.tables_of(conn.account))
+            for table_id in self.srv.seating.tables_of(conn.account):
                 self.srv.tables[table_id].on_disconnect(conn.account)
         self.srv.metrics.players_connected.set(len(self.conns))
 
@@ -391,7 +439,7 @@ class Hub:
 
     async def _error(
         self,
-        conn: Connection,
+        account: int,
         code: str,
         message: str,
         table: int | None = None,
@@ -399,58 +447,102 @@ class Hub:
     ) -> None:
         self.srv.metrics.errors.labels(code).inc()
         await self.send(
-            conn.account, P.Error(code=code, message=message, table=table, state_no=state_no)
+            account, P.Error(code=code, message=message, table=table, state_no=state_no)
         )
 
     async def _handle(self, conn: Connection, raw: str) -> None:
         try:
             msg = P.parse_client(raw)
         except P.ProtocolError as e:
-            await self._error(conn, e.code, e.message)
+            await self._error(conn.account, e.code, e.message)
             return
         if isinstance(msg, P.Ping):
             await self.send(conn.account, P.Pong())
             return
         if isinstance(msg, P.Auth):
-            await self._error(conn, "already_logged_in", "this connection is already logged in")
+            await self._error(
+                conn.account, "already_logged_in", "this connection is already logged in"
+            )
             return
+        await self._route(conn, msg, raw)
+
+    async def _route(self, conn: Connection, msg: P.TableMessage, raw: str | bytes) -> None:
+        """To the table's actor here, or (cluster) to the process that owns the table; an
+        orphaned table (its process died, its lease expired) is taken over here."""
         actor = self.srv.tables.get(msg.table)
+        cluster = self.srv.cluster
+        if actor is None and cluster is not None:
+            text = raw if isinstance(raw, str) else raw.decode()
+            if await cluster.forward(msg.table, conn.account, conn.username, text):
+                if not isinstance(msg, (P.Join, P.Leave)):
+                    self._touch(conn)
+                return
+            actor = await cluster.adopt(msg.table)
         if actor is None:
-            await self._error(conn, "no_table", f"table {msg.table} does not exist", msg.table)
+            await self._error(
+                conn.account, "no_table", f"table {msg.table} does not exist", msg.table
+            )
             return
+        if await self._dispatch(conn.account, conn.username, msg, actor):
+            self._touch(conn)
+
+    async def apply_remote(self, actor: Table, account: int, username: str, raw: str) -> None:
+        """A client's message forwarded by the process holding its socket."""
+        try:
+            msg = P.parse_client(raw)
+        except P.ProtocolError as e:  # it was checked there; never trust the bus either
+            await self._error(account, e.code, e.message)
+            return
+        if not isinstance(msg, (P.Ping, P.Auth)):
+            await self._dispatch(account, username, msg, actor)
+
+    async def route_again(self, account: int, username: str, table: int, raw: str) -> None:
+        """The owner we forwarded to no longer had the table: ask once more."""
+        conn = self.conns.get(account)
+        if conn is not None and not conn.closed:
+            msg = P.parse_client(raw)
+            if not isinstance(msg, (P.Ping, P.Auth)):
+                await self._route(conn, msg, raw)
+
+    async def _dispatch(
+        self, account: int, username: str, msg: P.TableMessage, actor: Table
+    ) -> bool:
+        """Apply one client message at a table here; True if it was a game action that
+        succeeded (the inactivity clock restarts). A refusal answers ``error`` and the seat's
+        current update."""
         try:
             if isinstance(msg, P.Join):
-                await actor.join(conn.account, conn.username)
-            elif isinstance(msg, P.Leave):
-                await actor.leave(conn.account)
-            elif isinstance(msg, P.Start):
-                await actor.start(conn.account)
-                self._touch(conn)
+                await actor.join(account, username)
+                return False
+            if isinstance(msg, P.Leave):
+                await actor.leave(account)
+                return False
+            if isinstance(msg, P.Start):
+                await actor.start(account)
             elif isinstance(msg, P.Act):
-                await actor.act(conn.account, msg.state_no, msg.action)
-                self._touch(conn)
+                await actor.act(account, msg.state_no, msg.action)
             elif isinstance(msg, P.Stake):
-                await actor.stake(conn.account, msg.state_no, msg.amount)
-                self._touch(conn)
+                await actor.stake(account, msg.state_no, msg.amount)
             elif isinstance(msg, P.TopUp):
-                key = None if msg.key is None else f"topup:{conn.account}:{msg.key}"
-                await actor.top_up(conn.account, msg.amount, key)
-                self._touch(conn)
+                key = None if msg.key is None else f"topup:{account}:{msg.key}"
+                await actor.top_up(account, msg.amount, key)
+            return True
         except MazziereError as e:
-            await self._error(conn, e.code, e.message, msg.table, actor.state_no)
-            await self._resend(conn, actor)
+            await self._error(account, e.code, e.message, msg.table, actor.state_no)
+            await self._resend(account, actor)
         except Exception:  # storage trouble and the like: nothing was applied, keep the socket
             log.exception("table %s: message failed", msg.table)
             await self._error(
-                conn,
+                account,
                 "server_busy",
                 "the server could not record that right now; nothing changed, try again",
                 msg.table,
                 actor.state_no,
             )
-            await self._resend(conn, actor)
+            await self._resend(account, actor)
+        return False
 
-    async def _resend(self, conn: Connection, actor: Table) -> None:
-        seat = actor.seat_of(conn.account)
+    async def _resend(self, account: int, actor: Table) -> None:
+        seat = actor.seat_of(account)
         if seat is not None:
-            await self.send(conn.account, await actor.update_for(seat))
+            await self.send(account, await actor.update_for(seat))

@@ -239,6 +239,11 @@ def encode(message: ServerMessage | dict[str, Any]) -> bytes:
     return _ENCODER.encode(message)
 
 
+def encode_client(message: ClientMessage) -> bytes:
+    """A client message as JSON bytes (a process forwarding one it made itself)."""
+    return _ENCODER.encode(message)
+
+
 class ProtocolError(Exception):
     """A client message that cannot be taken: ``malformed``, ``too_large`` or ``bad_version``."""
 

@@ -3,6 +3,16 @@ opening or closing finds its tables without looking at every table of the server
 
 from __future__ import annotations
 
+from typing import Protocol
+
+
+class Mirror(Protocol):
+    """A copy of the directory kept elsewhere (the cluster's, in Redis)."""
+
+    def seat(self, account: int, table: int) -> None: ...
+
+    def unseat(self, account: int, table: int) -> None: ...
+
 
 class Seating:
     """Account -> the ids of the tables where it holds a seat.
@@ -14,15 +24,21 @@ class Seating:
     ([], 0)
     """
 
-    def __init__(self) -> None:
+    def __init__(self, mirror: Mirror | None = None) -> None:
         self._by_account: dict[int, set[int]] = {}
+        self.mirror = mirror
+        """Told every change (several processes: the directory every process reads)."""
 
     def seat(self, account: int, table: int) -> None:
         """``account`` took a seat at ``table``."""
         self._by_account.setdefault(account, set()).add(table)
+        if self.mirror is not None:
+            self.mirror.seat(account, table)
 
     def unseat(self, account: int, table: int) -> None:
         """``account`` left its seat at ``table`` (nothing if it had none)."""
+        if self.mirror is not None:
+            self.mirror.unseat(account, table)
         tables = self._by_account.get(account)
         if tables is not None:
             tables.discard(table)

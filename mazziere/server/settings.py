@@ -3,11 +3,16 @@ lists the common ones)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from mazziere.server.store.accounts import TokenPolicy
 from mazziere.server.store.db import sqlite_url
+
+
+class SettingsError(ValueError):
+    """Settings that cannot work together (``mazziere serve`` prints the message)."""
 
 
 @dataclass
@@ -63,6 +68,51 @@ class Settings:
     """Argon2 iterations for new password hashes."""
     argon2_memory_kib: int = 65536
     """Argon2 memory for new password hashes (KiB)."""
+
+    redis_url: str | None = None
+    """Several processes (docs/scaling.md): the Redis that holds table leases, presence and
+    seating and carries messages between processes; needs PostgreSQL (``database_url``)."""
+    redis_prefix: str = "mz:"
+    """Prefix of every Redis key and channel (several clusters may share one Redis)."""
+    lease_seconds: float = 5.0
+    """A table's lease: renewed every third of this; a dead process's tables are taken over
+    by another this long after its last renewal."""
+    workers: int = 1
+    """Processes ``mazziere serve`` starts on this machine (sharing its port)."""
+
+    def check(self) -> None:
+        """Refuse settings that cannot work together, with a clear message."""
+        sqlite = self.url().startswith("sqlite")
+        if self.workers < 1:
+            raise SettingsError("--workers is at least 1")
+        if self.workers > 1 and sqlite:
+            raise SettingsError(
+                "--workers > 1 needs PostgreSQL: SQLite is a file one process writes; pass "
+                "--database-url postgresql://... and --redis-url redis://..."
+            )
+        if self.workers > 1 and not self.redis_url:
+            raise SettingsError(
+                "--workers > 1 needs Redis for table leases, presence and messages between "
+                "processes: pass --redis-url redis://..."
+            )
+        if self.redis_url and sqlite:
+            raise SettingsError(
+                "--redis-url runs several processes on one database: use PostgreSQL "
+                "(--database-url postgresql://...), not SQLite"
+            )
+
+    def to_json(self) -> dict[str, object]:
+        """Every setting, for the worker processes (:meth:`from_json` reads it back)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["data_dir"] = str(self.data_dir)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        values["data_dir"] = Path(values.get("data_dir", "data"))
+        return cls(**values)
 
     def url(self) -> str:
         return self.database_url or sqlite_url(self.data_dir)

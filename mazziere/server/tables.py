@@ -59,8 +59,12 @@ class SeatInfo:
 class TableActor:
     """One table. All public methods take the lock, so actions apply one at a time."""
 
-    def __init__(self, srv: ActorRuntime, row: GameTable) -> None:
+    def __init__(self, srv: ActorRuntime, row: GameTable, fence: int | None = None) -> None:
         self.srv = srv
+        self.fence = fence
+        """Several processes: this process's fencing token for the table, checked by every
+        write (docs/scaling.md); ``None`` for a server that runs alone."""
+        self.retired = False
         self.id = row.id
         self.game = row.game
         self.kind = find_game(row.game)
@@ -106,6 +110,23 @@ class TableActor:
 
     def _note(self, note: P.TableNote) -> None:
         self.log.append(note)
+
+    async def _fenced(self, db: AsyncSession) -> None:
+        """In a transaction of this table: refuse it if another process took the table."""
+        if self.retired:
+            raise table_rows.Fenced(f"table {self.id} moved to another process", "table_moved")
+        if self.fence is not None:
+            try:
+                await table_rows.check_fence(db, self.id, self.fence)
+            except table_rows.Fenced:
+                if self.srv.cluster is not None:
+                    self.srv.cluster.lost(self.id)
+                raise
+
+    def retire(self) -> None:
+        """Another process owns the table now: stop its timers and refuse every change."""
+        self.retired = True
+        self.timers.cancel_all()
 
     # ------------------------------------------------------------------------------ lobby
     async def join(self, account: int, username: str) -> int:
@@ -154,6 +175,7 @@ class TableActor:
             else:  # forfeit: the game ends with the leaver's loss; the hand record is closed
                 assert self.hand_id is not None
                 async with self.srv.db.write() as db:
+                    await self._fenced(db)
                     await close_hand(db, self.hand_id, self.session.forfeit(seat))
                 self.session = None
                 self.status = "open"
@@ -212,6 +234,7 @@ class TableActor:
         players, session = self._players(), self.casino_session
 
         async def write(db: AsyncSession) -> int:
+            await self._fenced(db)
             hand_id = await open_hand(db, self.id, self.game, seed, game.setup, players)
             if stake is not None and session is not None:
                 await money.stake(db, session, hand_id, stake)
@@ -298,6 +321,7 @@ class TableActor:
         paid = int(result.get("payout", 0)) if result is not None and session is not None else 0
 
         async def write(db: AsyncSession) -> None:
+            await self._fenced(db)
             await record_steps(db, hand_id, seq + 1, steps)
             if result is not None:
                 await close_hand(db, hand_id, result)
@@ -349,6 +373,7 @@ class TableActor:
             if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
                 raise TableError("a top-up is a positive number of cents", "bad_amount")
             async with self.srv.db.write() as db:
+                await self._fenced(db)
                 sid, credit = await money.top_up(
                     db, account, self.id, self.casino_session, amount, key
                 )
@@ -394,6 +419,7 @@ class TableActor:
         if self.casino_session is None:
             return
         async with self.srv.db.write() as db:
+            await self._fenced(db)
             rest = await money.close(db, self.casino_session, why)
         self.casino_session = None
         self.credit = None
@@ -496,6 +522,8 @@ class TableActor:
         )
 
     async def _broadcast(self) -> None:
+        if self.srv.cluster is not None:
+            self.srv.cluster.publish_summary(self.id, self.summary())
         for i, info in enumerate(self.seats):
             if info.account is not None and info.connected:
                 await self.srv.hub.send(info.account, await self.update_for(i))
@@ -521,7 +549,8 @@ class TableActor:
         for p in players:
             if p.seat < len(self.seats):
                 if p.account_id is not None:
-                    self._seat(p.seat, p.account_id, self.seats[p.seat].username)
+                    name = str((hand.players[p.seat] or {}).get("name") or "")
+                    self._seat(p.seat, p.account_id, self.seats[p.seat].username or name)
                 if p.is_bot:
                     self.seats[p.seat].bot = str(
                         (hand.players[p.seat] or {}).get("bot") or "greedy"
@@ -544,6 +573,20 @@ class TableActor:
         else:
             self._schedule_decision()
         return report
+
+
+async def run_op(actor: TableActor, op: str, account: int, username: str, args: list[Any]) -> Any:
+    """A lobby operation (REST) on a table, by name: here, or sent by another process."""
+    if op == "join":
+        return await actor.join(account, username)
+    if op == "leave":
+        return await actor.leave(account)
+    if op == "start":
+        return await actor.start(account)
+    if op == "topup":
+        amount, key = args
+        return await actor.top_up(account, amount, key)
+    raise TableError(f"no table operation {op!r}", "malformed")
 
 
 def game_commitment(seed: str) -> str:

@@ -30,7 +30,9 @@ class LoginThrottle:
     def __init__(self, per_account: str, per_address: str, storage: str = "memory://") -> None:
         self.per_account: RateLimitItem = parse(per_account)
         self.per_address: RateLimitItem = parse(per_address)
-        self.limiter = MovingWindowRateLimiter(storage_from_string(f"async+{storage}"))
+        extra = {"implementation": "redispy"} if storage.startswith("redis") else {}
+        # redis-py is the Redis client the cluster already uses (limits defaults to coredis)
+        self.limiter = MovingWindowRateLimiter(storage_from_string(f"async+{storage}", **extra))
 
     def _keys(self, username: str, address: str) -> list[tuple[RateLimitItem, str]]:
         return [

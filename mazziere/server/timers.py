@@ -72,6 +72,13 @@ class TableTimers:
     def close_fired(self) -> None:
         self._close = None
 
+    def cancel_all(self) -> None:
+        """Every timer of the table (it moved to another process)."""
+        self.cancel_decision()
+        for seat in list(self._holds):
+            self.release(seat)
+        self.cancel_close()
+
 
 class InactivityTimers:
     """A connection's inactivity clock (seed 000: 20 minutes without a game action): a warning

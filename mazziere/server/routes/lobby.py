@@ -11,7 +11,7 @@ from mazziere.game import DECISION_SECONDS, DECISION_SECONDS_MAX, TABLE_NAME_MAX
 from mazziere.server import protocol as P
 from mazziere.server.routes.deps import Body, Me, Srv
 from mazziere.server.store import tables as table_rows
-from mazziere.server.tables import TableActor, TableError, new_table_config
+from mazziere.server.tables import TableActor, TableError, new_table_config, run_op
 
 router = APIRouter(prefix="/api")
 
@@ -35,15 +35,27 @@ class Amount(Body):
     """Idempotency key: a retried request with the same key moves money once."""
 
 
-def _actor(server: Srv, table_id: int) -> TableActor:
-    a = server.tables.get(table_id)
-    if a is None:
+async def _on_table(
+    server: Srv, table_id: int, account: Me, op: str, *args: Any
+) -> tuple[Any, dict[str, Any]]:
+    """Run a table operation where the table lives (here, or on its process in a cluster);
+    returns its result and the table's summary after it."""
+    actor = server.tables.get(table_id)
+    cluster = server.cluster
+    if actor is None and cluster is not None:
+        actor = await cluster.adopt(table_id)  # an orphan is taken here
+        if actor is None:
+            return await cluster.call(table_id, op, account.id, account.username, list(args))
+    if actor is None:
         raise TableError(f"table {table_id} does not exist", "no_table")
-    return a
+    value = await run_op(actor, op, account.id, account.username, list(args))
+    return value, actor.summary()
 
 
 @router.get("/tables")
 async def tables(server: Srv) -> list[dict[str, Any]]:
+    if server.cluster is not None:
+        return await server.cluster.summaries()
     return [t.summary() for t in sorted(server.tables.values(), key=lambda t: t.id)]
 
 
@@ -62,30 +74,32 @@ async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, An
             body.decision_seconds,
         )
     a = TableActor(server, row)
-    server.tables[row.id] = a
+    if server.cluster is not None:
+        if not await server.cluster.add_new(a):  # pragma: no cover - a fresh id is free
+            raise TableError("the new table could not be placed; try again", "server_busy")
+    else:
+        server.tables[row.id] = a
     return a.summary()
 
 
 @router.post("/tables/{table_id}/join")
 async def join(table_id: int, account: Me, server: Srv) -> dict[str, Any]:
-    seat = await _actor(server, table_id).join(account.id, account.username)
-    return {"seat": seat, **_actor(server, table_id).summary()}
+    seat, summary = await _on_table(server, table_id, account, "join")
+    return {"seat": seat, **summary}
 
 
 @router.post("/tables/{table_id}/leave")
 async def leave(table_id: int, account: Me, server: Srv) -> dict[str, Any]:
-    await _actor(server, table_id).leave(account.id)
-    return _actor(server, table_id).summary()
+    return (await _on_table(server, table_id, account, "leave"))[1]
 
 
 @router.post("/tables/{table_id}/start")
 async def start(table_id: int, account: Me, server: Srv) -> dict[str, Any]:
-    await _actor(server, table_id).start(account.id)
-    return _actor(server, table_id).summary()
+    return (await _on_table(server, table_id, account, "start"))[1]
 
 
 @router.post("/tables/{table_id}/topup")
 async def topup(table_id: int, body: Amount, account: Me, server: Srv) -> dict[str, Any]:
     key = None if body.key is None else f"topup:{account.id}:{body.key}"
-    credit = await _actor(server, table_id).top_up(account.id, body.amount, key)
+    credit, _ = await _on_table(server, table_id, account, "topup", body.amount, key)
     return {"credit": credit}

@@ -25,7 +25,11 @@ def _is_loopback(host: str) -> bool:
 async def health(server: Srv) -> Response:
     if not server.accepting:
         return JSONResponse({"status": "starting"}, status_code=503)
-    return JSONResponse({"status": "ok", "tables": len(server.tables)})
+    body: dict[str, object] = {"status": "ok", "tables": len(server.tables)}
+    if server.cluster is not None:  # this process's name and the tables it owns
+        body["process"] = server.cluster.proc
+        body["owned"] = sorted(server.tables)
+    return JSONResponse(body)
 
 
 @router.get("/metrics")

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection, event, text
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -31,6 +31,8 @@ from sqlalchemy.ext.asyncio import (
 )
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATE_LOCK = 0x6D617A7A
+"""PostgreSQL advisory lock key held while migrating."""
 MAX_BATCH = 256
 """Most jobs one group commit carries."""
 
@@ -85,7 +87,11 @@ class Database:
         """Told the number of writes of every group commit (the server's metrics)."""
 
     async def migrate(self) -> None:
+        """Bring the schema to the latest migration. On PostgreSQL under an advisory lock:
+        several processes starting together migrate one after another."""
         async with self.engine.begin() as conn:
+            if not self.is_sqlite:
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATE_LOCK})
             await conn.run_sync(_alembic_upgrade)
 
     def session(self) -> AsyncSession:

@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -105,6 +106,9 @@ class GameTable(Base):
     created_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     decision_seconds: Mapped[float] = mapped_column(Float, default=30.0)
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
+    """The fencing token of the process that last took this table (docs/scaling.md): every
+    write of the table's actor checks it, so a process that lost the table writes nothing."""
 
 
 class Hand(Base):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import Table, select, update
+from sqlalchemy import CursorResult, Table, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from mazziere.errors import MazziereError
 from mazziere.server.store.models import GameTable
 
 
@@ -42,3 +43,31 @@ async def set_status(db: AsyncSession, table_id: int, status: str) -> None:
     """Core UPDATE (no ORM bookkeeping: this runs at every hand's start and end)."""
     t = cast(Table, GameTable.__table__)
     await db.execute(update(t).where(t.c.id == table_id).values(status=status))
+
+
+class Fenced(MazziereError):
+    """This process no longer owns the table: another took it with a newer fencing token."""
+
+    default_code = "table_moved"
+
+
+async def take_fence(db: AsyncSession, table_id: int, token: int) -> bool:
+    """Record ``token`` as the table's fence if it is newer than the one stored (a process
+    taking the table); False if a newer owner already took it."""
+    t = cast(Table, GameTable.__table__)
+    res = await db.execute(
+        update(t).where(t.c.id == table_id, t.c.fence < token).values(fence=token)
+    )
+    return bool(cast(CursorResult[Any], res).rowcount)
+
+
+async def check_fence(db: AsyncSession, table_id: int, token: int) -> None:
+    """Refuse the transaction unless ``token`` is still the table's fence. An UPDATE (not a
+    SELECT): it locks the row until this transaction ends, so a new owner's :func:`take_fence`
+    waits for it, and then reads everything it wrote."""
+    t = cast(Table, GameTable.__table__)
+    res = await db.execute(
+        update(t).where(t.c.id == table_id, t.c.fence == token).values(fence=token)
+    )
+    if not cast(CursorResult[Any], res).rowcount:
+        raise Fenced(f"table {table_id} is now served by another process", "table_moved")

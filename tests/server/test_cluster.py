@@ -1,0 +1,342 @@
+"""Several server processes against one PostgreSQL and one Redis (issue 12, docs/scaling.md):
+real ``mazziere serve`` processes, each a table owner for some tables and a door for any
+player. Players on different processes share a table; a second login on another process
+closes the first connection; a process killed with SIGKILL mid-hand under casino load has its
+tables taken over by the other, resumed exactly as after a restart, and the ledger balances.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import PG_OK, _create_pg_database, _drop_pg_database
+from .live import Client, Live
+from .test_recovery import free_port, ledger_check
+
+REDIS = os.environ.get("MAZZIERE_TEST_REDIS", "redis://127.0.0.1:6379/0")
+LEASE = 1.5
+
+
+def _redis_reachable() -> bool:
+    try:
+        import redis
+
+        redis.Redis.from_url(REDIS, socket_timeout=2).ping()
+        return True
+    except Exception:
+        return False
+
+
+REDIS_OK = _redis_reachable()
+if os.environ.get("CI") and not REDIS_OK:  # CI has Redis: never skip these silently there
+    raise RuntimeError(f"Redis is not reachable at {REDIS}")
+
+needs_both = pytest.mark.skipif(
+    not (PG_OK and REDIS_OK), reason="needs PostgreSQL and Redis (CI has both)"
+)
+
+
+@dataclass
+class Proc:
+    port: int
+    popen: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def live(self, http: httpx.AsyncClient) -> Live:
+        return Live(server=None, base=self.base, http=http)  # type: ignore[arg-type]
+
+    def health(self) -> dict[str, Any]:
+        return dict(httpx.get(f"{self.base}/health", timeout=5).json())
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGTERM)
+            try:
+                self.popen.wait(15)
+            except subprocess.TimeoutExpired:
+                os.kill(self.popen.pid, signal.SIGKILL)
+
+
+def serve_cmd(port: int, data: Path, db_url: str, prefix: str, *extra: str) -> list[str]:
+    return [
+        sys.executable, "-m", "mazziere", "serve",
+        "--port", str(port), "--data", str(data),
+        "--database-url", db_url, "--redis-url", REDIS, "--redis-prefix", prefix,
+        "--lease-seconds", str(LEASE), "--demo-credit", "20000",
+        "--argon2-time-cost", "1", "--argon2-memory-kib", "64",
+        *extra,
+    ]  # fmt: skip
+
+
+def start(data: Path, db_url: str, prefix: str) -> Proc:
+    port = free_port()
+    cmd = serve_cmd(port, data, db_url, prefix)
+    log = data / f"server-{port}.log"
+    with log.open("wb") as out:
+        popen = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=out)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                return Proc(port, popen, log)
+        if popen.poll() is not None:
+            raise RuntimeError(log.read_text())
+        time.sleep(0.2)
+    raise RuntimeError("server did not start")
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    url = _create_pg_database()
+    try:
+        yield url
+    finally:
+        _drop_pg_database(url)
+
+
+@pytest.fixture
+def prefix() -> Iterator[str]:
+    p = f"mzt{uuid.uuid4().hex[:8]}:"
+    yield p
+    import redis
+
+    r = redis.Redis.from_url(REDIS)
+    keys = list(r.scan_iter(match=p + "*"))
+    if keys:
+        r.delete(*keys)
+
+
+@contextlib.asynccontextmanager
+async def two(data: Path, db_url: str, prefix: str) -> AsyncIterator[tuple[Proc, Proc]]:
+    a = start(data, db_url, prefix)
+    try:
+        b = start(data, db_url, prefix)
+    except BaseException:
+        a.stop()
+        raise
+    try:
+        yield a, b
+    except BaseException:
+        for p in (a, b):  # what the servers said, with the failure
+            print(f"--- server on {p.port}:", p.log.read_text()[-6000:])
+        raise
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def made(live: Live, token: str, body: dict[str, Any]) -> int:
+    """A new table's id."""
+    r = await live.post("/api/tables", token, body)
+    assert r.status_code == 200, r.text
+    return int(r.json()["id"])
+
+
+async def turn(c: Client, table: int, after: int) -> dict[str, Any]:
+    """The next update of ``table`` past state ``after``."""
+    return await c.wait(lambda m: m["type"] == "table" and m["table"] == table
+                        and m["state_no"] > after)  # fmt: skip
+
+
+def test_several_workers_refuse_sqlite_with_a_clear_message(tmp_path: Path) -> None:
+    cmd = [sys.executable, "-m", "mazziere", "serve", "--data", str(tmp_path), "--workers", "2"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert "--workers > 1 needs PostgreSQL" in out.stderr
+    cmd = [sys.executable, "-m", "mazziere", "serve", "--data", str(tmp_path),
+           "--redis-url", REDIS]  # fmt: skip
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "not SQLite" in out.stderr
+
+
+@needs_both
+async def test_players_on_two_processes_share_one_uno_table(
+    tmp_path: Path, pg_url: str, prefix: str
+) -> None:
+    async with two(tmp_path, pg_url, prefix) as (a, b):
+        la = a.live(httpx.AsyncClient(base_url=a.base, timeout=30))
+        lb = b.live(httpx.AsyncClient(base_url=b.base, timeout=30))
+        alice, bob = await la.signup("alice"), await lb.signup("bob")
+        table = await made(
+            la, alice["token"], {"game": "uno", "preset": "mattel", "seats": 2,
+                                 "decision_seconds": 600}
+        )  # fmt: skip
+        assert a.health()["owned"] == [table] and b.health()["owned"] == []
+        ca, cb = await la.connect(alice["token"]), await lb.connect(bob["token"])
+        await cb.send({"type": "join", "table": table})  # bob's socket is on B: forwarded
+        await cb.wait(lambda m: m["type"] == "table" and m["table"] == table)
+        await ca.send({"type": "join", "table": table})
+        await ca.send({"type": "start", "table": table})
+        first = await ca.wait(lambda m: m["type"] == "table" and m["status"] == "playing")
+        listed = (await lb.http.get("/api/tables")).json()  # B's lobby shows A's table
+        assert sorted(t["name"] for t in listed[0]["seats"]) == ["alice", "bob"]
+        state, acted = first["state_no"], {"alice": 0, "bob": 0}
+        for _ in range(12):
+            ua, ub = await turn(ca, table, state - 1), await turn(cb, table, state - 1)
+            assert ua["state_no"] == ub["state_no"]  # both processes' players see one table
+            state = ua["state_no"]
+            if ua["status"] != "playing":
+                break
+            for name, c, u in (("alice", ca, ua), ("bob", cb, ub)):
+                if u["legal"]:
+                    move = next((x for x in u["legal"] if x["kind"] != "draw"), u["legal"][0])
+                    await c.send({"type": "action", "table": table, "state_no": state,
+                                  "action": move["text"]})  # fmt: skip
+                    acted[name] += 1
+                    break
+            state += 1
+        assert acted["alice"] >= 3 and acted["bob"] >= 3, acted
+        errors = [m for m in ca.messages + cb.messages if m["type"] == "error"]
+        assert errors == []
+        for c in (ca, cb):
+            await c.close()
+        await la.http.aclose()
+        await lb.http.aclose()
+
+
+@needs_both
+async def test_a_second_login_on_another_process_closes_the_first_connection(
+    tmp_path: Path, pg_url: str, prefix: str
+) -> None:
+    async with two(tmp_path, pg_url, prefix) as (a, b):
+        ha = httpx.AsyncClient(base_url=a.base, timeout=30)
+        hb = httpx.AsyncClient(base_url=b.base, timeout=30)
+        la, lb = a.live(ha), b.live(hb)
+        carol = await la.signup("carol")
+        first = await la.connect(carol["token"])
+        # the same session opened on B: the seed's one connection per account
+        second = await lb.connect(carol["token"])
+        notice = await first.wait(lambda m: m["type"] == "notice")
+        assert notice["kind"] == "replaced"
+        for _ in range(100):
+            if first.closed is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert first.closed is not None and first.closed[0] == 4001
+        assert second.closed is None
+        # a new login on A ends the session whose socket is on B
+        r = await ha.post("/api/login", json={"username": "carol", "password": "correct horse"})
+        assert r.status_code == 200
+        await second.wait(lambda m: m["type"] == "notice" and m["kind"] == "replaced")
+        for _ in range(100):
+            if second.closed is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert second.closed is not None and second.closed[0] == 4001
+        await ha.aclose()
+        await hb.aclose()
+
+
+async def _casino_player(live: Live, token: str, table: int, stop: asyncio.Event) -> int:
+    """Play casino rounds (stake 200, the first legal move) until ``stop``; rounds started."""
+    c = await live.connect(token)
+    rounds = 0
+    try:
+        await c.send({"type": "join", "table": table})
+        await c.wait(lambda m: m["type"] == "table" and m["table"] == table)
+        await c.send({"type": "topup", "table": table, "amount": 5_000})
+        u = await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("credit"))
+        while not stop.is_set():
+            if u["status"] != "playing":
+                await c.send({"type": "stake", "table": table, "state_no": u["state_no"],
+                              "amount": 200})  # fmt: skip
+                rounds += 1
+            elif u["legal"]:
+                await c.send({"type": "action", "table": table, "state_no": u["state_no"],
+                              "action": u["legal"][0]["text"]})  # fmt: skip
+            else:
+                break
+            u = await turn(c, table, u["state_no"])
+    except (ConnectionError, TimeoutError):
+        pass
+    finally:
+        await c.close()
+    return rounds
+
+
+@needs_both
+async def test_sigkill_one_process_mid_hand_the_other_takes_its_tables_over(
+    tmp_path: Path, pg_url: str, prefix: str
+) -> None:
+    async with two(tmp_path, pg_url, prefix) as (a, b):
+        ha = httpx.AsyncClient(base_url=a.base, timeout=30)
+        hb = httpx.AsyncClient(base_url=b.base, timeout=30)
+        la, lb = a.live(ha), b.live(hb)
+        players = [await la.signup(f"player{i}") for i in range(5)]
+        tokens = [p["token"] for p in players]
+        casino = [await made(la, t, {"game": "casino"}) for t in tokens[:3]]
+        uno = await made(
+            la, tokens[3], {"game": "uno", "preset": "mattel", "seats": 4, "decision_seconds": 600}
+        )
+        assert set(a.health()["owned"]) == {*casino, uno}  # the creator's process owns them
+        # player4 stakes a round on A's table through B and leaves it waiting for a decision
+        parked = await made(la, tokens[4], {"game": "casino"})
+        cp = await lb.connect(tokens[4])
+        await cp.send({"type": "join", "table": parked})
+        await cp.send({"type": "topup", "table": parked, "amount": 5_000})
+        u = await cp.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("credit"))
+        await cp.send({"type": "stake", "table": parked, "state_no": u["state_no"], "amount": 400})
+        mid = await cp.wait(lambda m: m["type"] == "table" and m["status"] == "playing")
+        assert mid["legal"]  # the round waits for player4: it is mid-hand when A dies
+        await cp.close()
+        cu = await lb.connect(tokens[3])  # on B, playing at A's table
+        await cu.send({"type": "join", "table": uno})
+        await cu.send({"type": "start", "table": uno})
+        playing = await cu.wait(lambda m: m["type"] == "table" and m["status"] == "playing")
+        hand_before = playing["view"]["hand"]
+        stop = asyncio.Event()
+        load = [  # casino load through B's sockets on A's tables
+            asyncio.create_task(_casino_player(lb, t, table, stop))
+            for t, table in zip(tokens[:3], casino, strict=True)
+        ]
+        await asyncio.sleep(2.0)
+        seen = len(cu.messages)
+        a.popen.send_signal(signal.SIGKILL)  # mid-hand, under load
+        a.popen.wait(10)
+        stop.set()
+        rounds = await asyncio.gather(*load)
+        assert sum(rounds) >= 3, rounds
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if set(b.health()["owned"]) >= {*casino, uno, parked}:
+                break
+            await asyncio.sleep(0.2)
+        assert set(b.health()["owned"]) >= {*casino, uno, parked}  # taken over after the lease
+        back = await cu.wait(lambda m: m["type"] == "table" and m["table"] == uno, start=seen)
+        assert back["status"] == "playing" and back["view"]["hand"] == hand_before
+        assert back["seats"][0]["name"] == "player3"
+        await cu.close()
+        for tok, table in zip(tokens[:3], casino, strict=True):
+            hist = await lb.get("/api/history", tok)
+            assert hist and all(h["status"] == "done" for h in hist), hist
+            assert hist[0]["table"] == table
+        # the round cut off by the kill: completed by the default strategy, settled, and the
+        # session closed with its credit back in the wallet (as after a restart)
+        hist = await lb.get("/api/history", tokens[4])
+        assert [h["status"] for h in hist] == ["done"]
+        me = await lb.get("/api/me", tokens[4])
+        assert me["balance"] == 20_000 - 400 + hist[0]["result"]["payout"]
+        listed = {t["id"]: t for t in (await hb.get("/api/tables")).json()}
+        assert all(listed[t]["status"] == "open" for t in [*casino, parked])
+        await ha.aclose()
+        await hb.aclose()
+    rc, out = ledger_check(tmp_path, pg_url)
+    assert rc == 0, out
