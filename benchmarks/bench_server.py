@@ -28,9 +28,15 @@ the same machine: its own CPU share is printed too.
 
     python benchmarks/bench_server.py [--clients 1000] [--seconds 60] [--think 1.0]
     python benchmarks/bench_server.py --url http://127.0.0.1:8000 --clients 200
+    python benchmarks/bench_server.py --workers 2 --database-url postgresql://... \
+        --redis-url redis://127.0.0.1:6379/0 --clients 2000 --think 2
+
+With ``--workers K`` the spawned server runs K processes sharing its port (PostgreSQL and
+Redis, docs/scaling.md); CPU and memory are then the sum over its processes, and the
+server-side latency histogram is the one worker that answered ``/metrics``.
 
 The last line is ``clients=N think=S workers=K decisions_per_s=D p99_ms=P errors=E``: the
-clients, the mean think time, the server processes (the spawned server runs one), the
+clients, the mean think time, the server processes, the
 clients' decisions a second, the 99th percentile from a decision to its acknowledgement, and
 every error (error messages received, unanswered actions and connection failures).
 """
@@ -95,6 +101,8 @@ class Config:
     topup: int
     url: str | None
     database_url: str | None
+    redis_url: str | None
+    workers: int
     port: int
     server_log: Path | None
     json_out: str | None
@@ -130,6 +138,11 @@ class ServerProcess:
         ]
         if self.cfg.database_url:
             cmd += ["--database-url", self.cfg.database_url]
+        if self.cfg.redis_url:  # a fresh key prefix: nothing left from an earlier run
+            prefix = f"bench{os.getpid()}x{int(time.time())}:"
+            cmd += ["--redis-url", self.cfg.redis_url, "--redis-prefix", prefix]
+        if self.cfg.workers > 1:
+            cmd += ["--workers", str(self.cfg.workers)]
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
 
@@ -145,23 +158,41 @@ class ServerProcess:
                 await asyncio.sleep(0.2)
         raise RuntimeError(f"server not healthy after {timeout:.0f} s: {self.tail()}")
 
-    def cpu_seconds(self) -> float | None:
+    def pids(self) -> list[int]:
+        """The server's processes: the one started and (``--workers``) its children."""
         if self.proc is None:
-            return None
-        try:
-            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            return []
+        found, todo = [], [self.proc.pid]
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            with contextlib.suppress(OSError):
+                kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+                todo.extend(int(k) for k in kids)
+        return found
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time of every server process."""
+        total, seen = 0.0, False
+        for pid in self.pids():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            seen = True
+        return total if seen else None
 
     def rss_mib(self) -> float | None:
-        if self.proc is None:
-            return None
-        with contextlib.suppress(OSError):
-            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-        return None
+        """Resident memory of every server process."""
+        total, seen = 0.0, False
+        for pid in self.pids():
+            with contextlib.suppress(OSError):
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) / 1024
+                        seen = True
+        return total if seen else None
 
     def stop(self) -> str:
         """SIGTERM, then SIGKILL after 20 s; says how the process ended."""
@@ -775,6 +806,8 @@ def counts(c: dict[str, int]) -> str:
 
 def print_report(cfg: Config, r: dict[str, Any]) -> int:
     where = cfg.url or ("postgresql" if cfg.database_url else "sqlite") + " (spawned)"
+    if cfg.redis_url and not cfg.url:
+        where += f" + redis, {cfg.workers} processes"
     games = Counter(game_of(i, cfg) for i in range(cfg.clients))
     print(
         f"bench_server: clients={cfg.clients} ({counts(dict(games))}; {cfg.uno_humans} clients "
@@ -889,6 +922,13 @@ def parse_args(argv: list[str] | None = None) -> Config:
     ap.add_argument("--topup", type=int, default=10_000, help="casino top-up (cents)")
     ap.add_argument("--url", help="a running server (default: start one)")
     ap.add_argument("--database-url", help="PostgreSQL URL for the spawned server")
+    ap.add_argument("--redis-url", help="Redis URL: the spawned server runs as a cluster")
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes (>1: --database-url and --redis-url)",
+    )
     ap.add_argument("--port", type=int, default=0, help="port of the spawned server (0: free)")
     ap.add_argument("--server-log", type=Path, help="keep the spawned server's log here")
     ap.add_argument("--json", dest="json_out", metavar="PATH", help="write the report ('-')")
@@ -900,6 +940,8 @@ def parse_args(argv: list[str] | None = None) -> Config:
         ap.error("need shares >= 0 with --casino-share + --poker-share <= 1")
     if not 1 <= a.uno_humans <= 4:
         ap.error("need 1 <= --uno-humans <= 4 (a UNO table has four seats)")
+    if a.workers > 1 and not (a.database_url and a.redis_url):
+        ap.error("--workers > 1 needs --database-url (PostgreSQL) and --redis-url")
     if a.ramp <= 0 or a.max_rate < 1 or a.signup_concurrency < 1:
         ap.error("need --ramp > 0, --max-rate >= 1, --signup-concurrency >= 1")
     return Config(
@@ -920,6 +962,8 @@ def parse_args(argv: list[str] | None = None) -> Config:
         topup=a.topup,
         url=a.url,
         database_url=a.database_url,
+        redis_url=a.redis_url,
+        workers=a.workers,
         port=a.port,
         server_log=a.server_log,
         json_out=a.json_out,
@@ -944,8 +988,8 @@ def main(argv: list[str] | None = None) -> None:
     p99 = report.get("latency_ms", {}).get("p99", float("nan"))
     rate = report.get("decisions_per_s", float("nan"))
     print(
-        f"clients={cfg.clients} think={cfg.think:g} workers=1 decisions_per_s={rate:.1f} "
-        f"p99_ms={p99:.1f} errors={errors}"
+        f"clients={cfg.clients} think={cfg.think:g} workers={cfg.workers} "
+        f"decisions_per_s={rate:.1f} p99_ms={p99:.1f} errors={errors}"
     )
 
 
