@@ -58,6 +58,11 @@ def hand_codes(page: Page) -> list[str]:
     return [c.get_attribute("data-code") or "" for c in cards]
 
 
+def note_texts(page: Page) -> list[str]:
+    """The table notes of the page's log panel, newest first."""
+    return page.locator("[data-testid=log] li.log-note").all_inner_texts()
+
+
 def account_of(page: Page) -> int:
     acc: Any = page.evaluate("window.mazziere.me.account")
     return int(acc)
@@ -71,6 +76,8 @@ def test_reconnect_redraws_the_table(page: Page, live: LiveServer) -> None:
     page.locator("[data-testid=hand] .card").first.wait_for()
     cards, before = hand_codes(page), state_no(page)
     account = account_of(page)
+    notes = note_texts(page)
+    assert len(notes) >= 2  # sat down, hand started
 
     # the connection drops and the network stays down: the page says it is reconnecting
     gate.closed = True
@@ -93,6 +100,10 @@ def test_reconnect_redraws_the_table(page: Page, live: LiveServer) -> None:
     assert state_no(page) >= before
     expect(page.get_by_test_id("turn-line")).to_contain_text("Your turn")
     assert live.call(_seat_connected(live, account)) is True
+    # the full update on reconnection repeats the table's last notes: the log shows each once,
+    # and the one that happened meanwhile (the seat held) after them
+    expect(page.locator("[data-testid=log] li.log-note")).to_have_count(len(notes) + 1)
+    assert note_texts(page)[1:] == notes
 
     # past the retry window (shortened here from about two minutes) the notice is final
     page.evaluate("window.mazziere.socket.retryWindowMs = 2500")
