@@ -20,12 +20,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mazziere.server import protocol as P  # noqa: E402
-from mazziere.server import tables as table_actors  # noqa: E402
-from tests.server.live import Client, Live, live_server  # noqa: E402
+from mazziere.server import protocol as P
+from mazziere.server import tables as table_actors
+from tests.server.live import Client, Live, live_server
 
 
-async def play_one(live: Live, clients: list[Client], owner: str, humans: int) -> None:
+async def play_one(live: Live, clients: list[Client], owner: str) -> None:
     body = {
         "game": "uno",
         "preset": "classic",
@@ -49,11 +49,14 @@ async def play_one(live: Live, clients: list[Client], owner: str, humans: int) -
                 continue
             if t["status"] == "open" and (t["view"] or {}).get("result") is not None:
                 done = True
-            elif t["legal"] and (t["view"] or {}).get("current") == t["seat"]:
-                if acted.get(i) != t["state_no"]:
-                    acted[i] = t["state_no"]
-                    action = {"table": table, "state_no": t["state_no"]}
-                    await c.send({"type": "action", **action, "action": t["legal"][0]["text"]})
+            elif (
+                t["legal"]
+                and (t["view"] or {}).get("current") == t["seat"]
+                and acted.get(i) != t["state_no"]
+            ):
+                acted[i] = t["state_no"]
+                action = {"table": table, "state_no": t["state_no"]}
+                await c.send({"type": "action", **action, "action": t["legal"][0]["text"]})
         if done:
             break
         await asyncio.sleep(0.005)
@@ -81,7 +84,7 @@ async def main(games: int, humans: int) -> None:
             accounts = [await live.signup(f"player{i}") for i in range(humans)]
             clients = [await live.connect(a["token"]) for a in accounts]
             for _ in range(games):
-                await play_one(live, clients, accounts[0]["token"], humans)
+                await play_one(live, clients, accounts[0]["token"])
             for c in clients:
                 await c.close()
     total = sum(sizes)
