@@ -175,3 +175,27 @@ def test_inactivity_warning_then_disconnection(browser: Browser, tmp_path: Path)
         finally:
             ctx.close()
         watch.check()
+
+
+def test_the_page_takes_each_table_note_once_by_its_number(page: Page, live: LiveServer) -> None:
+    """The log's merge (``unseenNotes``): a delta's notes go on from the last, a full update's
+    already shown are skipped, one from a restarted server (its numbers went back) is taken
+    whole, and before its first full update a page takes no notes from a delta."""
+    page.goto(f"{live.base}/#/login")
+    got: Any = page.evaluate(
+        """async () => {
+          const { unseenNotes } = await import('./js/games/log.js');
+          const mem = { noteNext: null };
+          const out = [];
+          const take = (m) => out.push(...unseenNotes(mem, m));
+          take({ full: false, log: ['x'], log_from: 5 });
+          take({ full: true, log: ['0', '1', '2', '3', '4', '5'], log_from: 0 });
+          take({ full: false, log: ['6', '7'], log_from: 6 });
+          take({ full: true, log: ['3', '4', '5', '6', '7', '8'], log_from: 3 });
+          take({ full: false, log: [], log_from: 9 });
+          take({ full: true, log: ['r0', 'r1'], log_from: 0 });
+          take({ full: false, log: ['r2'], log_from: 2 });
+          return [out, mem.noteNext];
+        }"""
+    )
+    assert got == [["0", "1", "2", "3", "4", "5", "6", "7", "8", "r0", "r1", "r2"], 3]

@@ -46,12 +46,14 @@ export function describeNote(n, ctx) {
  * note the page expects (null: it has shown none); an update carries the notes from there on,
  * a full one the table's last notes, some of which the page may have shown already. A full
  * update whose notes end before `mem.noteNext` comes from a server that started counting
- * again (a restart): its notes are all new.
+ * again (a restart): its notes are all new. A page that has shown none waits for the full
+ * update its join brings (an update sent before it goes on from notes this page never had).
  */
 export function unseenNotes(mem, msg) {
   const log = msg.log || [];
   const from = msg.log_from ?? 0;
   const end = from + log.length;
+  if (mem.noteNext == null && !msg.full) return [];
   let next = mem.noteNext ?? from;
   if (msg.full && end < next) next = from;
   mem.noteNext = Math.max(next, end);
