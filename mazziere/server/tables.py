@@ -522,9 +522,7 @@ class TableActor:
         sent = None if full or info is None else info.notes_sent
         full, log_from, notes = notes_for(self.log, self.notes_total, sent)
         changed = full or info is None or info.seats_sent != version
-        if info is not None:
-            info.notes_sent, info.seats_sent = self.notes_total, version
-        return table_update(
+        update = table_update(
             table=self.id,
             game=self.game,
             state_no=self.state_no,
@@ -539,6 +537,9 @@ class TableActor:
             log_from=log_from,
             extra_view={"credit": credit} if self.rules.session_money else None,
         )
+        if info is not None:  # built: this seat now has these notes and this seat list
+            info.notes_sent, info.seats_sent = self.notes_total, version
+        return update
 
     async def _broadcast(self) -> None:
         for i, info in enumerate(self.seats):
