@@ -92,6 +92,7 @@ async def main(games: int, humans: int) -> None:
     print(f"table messages: {len(sizes)}, bytes: {total}, mean {total / len(sizes):.0f} B/update")
     ordered = sorted(sizes)
     print(f"median {ordered[len(ordered) // 2]} B, p90 {ordered[len(ordered) * 9 // 10]} B")
+    print(f"humans={humans} games={games} updates={len(sizes)} mean_bytes={total / len(sizes):.0f}")
 
 
 if __name__ == "__main__":
