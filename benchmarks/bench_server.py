@@ -531,6 +531,8 @@ class Bot:
                 self.others_seen = seen[0]
                 if seen[3]:
                     self.stats.others_ms.append((now - seen[1]) * 1000)
+            if msg.get("seats") is None and self.latest is not None:
+                msg = {**msg, "seats": self.latest.get("seats")}  # unchanged: keep the last
             self.latest = msg
             view = msg.get("view") or {}
             if view.get("result") is not None and self.result_seen != state_no:

@@ -182,14 +182,28 @@ TableNote = (
 
 class TableUpdate(_Msg, tag="table"):
     """The table as this player may see it, after every change. ``view`` is the game's view
-    for this seat only; ``events`` what this seat may see of what just happened."""
+    for this seat only; ``events`` what this seat may see of what just happened.
+
+    An update carries what changed since this seat's previous one (``full`` false): the notes
+    it has not received yet and the seat list only when it changed. A client keeps the last
+    seat list and appends the notes. A full update (``full`` true) is sent on joining the
+    table and on coming back to it (every ``join``, a reconnection), to a player who just
+    left (``seat`` ``None``) and to a seat that fell behind further than the table's log
+    holds: it carries the seat list and the table's last 10 notes, which the client takes in
+    place of what it had (skipping the notes it already showed, by their numbers)."""
 
     table: int
     game: str
     state_no: int
     status: str
     seat: int | None
-    seats: list[dict[str, Any]]
+    full: bool
+    """A full update: ``seats`` is present and ``log`` holds the table's last notes (up to
+    10); otherwise the update says only what changed since this seat's previous one."""
+    seats: list[dict[str, Any]] | None
+    """The public seat list (``name``, ``bot``, ``connected``, ``free`` of each seat), or
+    ``None`` when it did not change since this seat's previous update (keep the last one).
+    Always present in a full update."""
     view: dict[str, Any] | None
     legal: list[dict[str, Any]]
     """This seat's legal actions, structured: ``{"text", "kind", ...fields}`` (the game's
@@ -201,8 +215,15 @@ class TableUpdate(_Msg, tag="table"):
     time_left: float | None
     """Seconds left for the pending decision (``None``: no timer runs)."""
     log: list[TableNote]
-    """The table's last notes, oldest first (who sat down or left, hands started and over,
-    time-outs, sessions closed), each typed by ``note``."""
+    """Notes of the table's running log (who sat down or left, hands started and over,
+    time-outs, sessions closed), oldest first, each typed by ``note``: those this seat has not
+    received yet, or in a full update the table's last ones (up to 10)."""
+    log_from: int
+    """The number of the first note of ``log``: the table numbers its notes 0, 1, 2... as
+    they happen, so ``log[i]`` is note ``log_from + i``, and a client that has shown notes up
+    to ``log_from - 1`` shows every note once. With ``log`` empty, the number the next note
+    will have. The count starts again from 0 when the server restarts: a full update whose
+    notes end before the number a client expects starts the client's count again."""
 
 
 class Error(_Msg, tag="error"):

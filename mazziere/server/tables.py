@@ -25,7 +25,7 @@ from mazziere.server.store import tables as table_rows
 from mazziere.server.store.hands import close_hand, open_hand, record_steps
 from mazziere.server.store.models import GameTable
 from mazziere.server.timers import TableTimers
-from mazziere.server.updates import table_update
+from mazziere.server.updates import notes_for, table_update
 
 if TYPE_CHECKING:
     from mazziere.server.ports import ActorRuntime
@@ -46,6 +46,19 @@ class SeatInfo:
     held_until: float | None = None
     pending: list[dict[str, Any]] = field(default_factory=list)
     """Events this seat has yet to receive, in their structured forms."""
+    notes_sent: int | None = None
+    """How many notes of the table's log (counted since the actor started) this seat has
+    received; ``None``: its next update is full (a new player, a join, a reconnection)."""
+    seats_sent: int = -1
+    """The version of the public seat list (:meth:`TableActor.public_seats`) this seat's last
+    update carried."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # ``connected`` set true is a join or a reconnection (the player's page may hold
+        # nothing of the table): its next update is full
+        if name == "connected" and value:
+            object.__setattr__(self, "notes_sent", None)
+        object.__setattr__(self, name, value)
 
     def public(self) -> dict[str, Any]:
         return {
@@ -85,6 +98,12 @@ class TableActor:
         """The casino session's credit, kept in step with the ledger (read once at recovery)."""
         self.lock = asyncio.Lock()
         self.log: deque[P.TableNote] = deque(maxlen=40)
+        self.notes_total = 0
+        """How many notes the table has had since the actor started: the number the next
+        note takes (``log`` holds the last ones)."""
+        self.seats_version = 0
+        self._seats_key: tuple[tuple[Any, ...], ...] = ()
+        self._seats_public: list[dict[str, Any]] = []
         self.timers = TableTimers(srv)
 
     # ------------------------------------------------------------------------------ helpers
@@ -110,6 +129,17 @@ class TableActor:
 
     def _note(self, note: P.TableNote) -> None:
         self.log.append(note)
+        self.notes_total += 1
+
+    def public_seats(self) -> tuple[int, list[dict[str, Any]]]:
+        """The public seat list and its version. The list is built again only when a seat's
+        public fields changed (wherever that happened: sitting, leaving, a connection, a
+        substitute...), so one broadcast builds it at most once for all its recipients."""
+        key = tuple((s.account, s.username, s.bot, s.connected) for s in self.seats)
+        if key != self._seats_key:
+            self._seats_key, self._seats_public = key, [s.public() for s in self.seats]
+            self.seats_version += 1
+        return self.seats_version, self._seats_public
 
     async def _fenced(self, db: AsyncSession) -> None:
         """In a transaction of this table: refuse it if another process took the table."""
@@ -185,6 +215,8 @@ class TableActor:
         info = self.seats[seat]
         if info.account is not None and info.account != account:
             self.srv.seating.unseat(info.account, self.id)
+        if info.account != account:
+            info.notes_sent = None  # a new player: the first update is full
         info.account, info.username = account, username
         self.srv.seating.seat(account, self.id)
 
@@ -203,7 +235,7 @@ class TableActor:
 
     async def _farewell(self, account: int, events: list[dict[str, Any]]) -> None:
         """The leaver's last update: what happened as it left (session closed, credit)."""
-        await self.srv.hub.send(account, self._update(None, events))
+        await self.srv.hub.send(account, self._update(None, events, full=True))
 
     async def start(self, account: int) -> None:
         async with self.lock:
@@ -500,26 +532,40 @@ class TableActor:
             await self._broadcast()
 
     # ------------------------------------------------------------------------------ output
-    async def update_for(self, seat: int) -> P.TableUpdate:
+    async def update_for(self, seat: int, *, full: bool = False) -> P.TableUpdate:
+        """The next update for ``seat``: what changed since its previous one, or all of it
+        when ``full`` (or when the seat is due a full one: it just joined or reconnected)."""
         info = self.seats[seat]
         events, info.pending = info.pending, []
-        return self._update(seat, events)
+        return self._update(seat, events, full=full)
 
-    def _update(self, seat: int | None, events: list[dict[str, Any]]) -> P.TableUpdate:
+    def _update(
+        self, seat: int | None, events: list[dict[str, Any]], *, full: bool = False
+    ) -> P.TableUpdate:
         credit = self.credit if self.casino_session is not None else None
-        return table_update(
+        version, seats = self.public_seats()
+        info = self.seats[seat] if seat is not None else None
+        sent = None if full or info is None else info.notes_sent
+        full, log_from, notes = notes_for(self.log, self.notes_total, sent)
+        changed = full or info is None or info.seats_sent != version
+        update = table_update(
             table=self.id,
             game=self.game,
             state_no=self.state_no,
             status=self.status,
             seat=seat,
-            seats=[s.public() for s in self.seats],
+            seats=seats if changed else None,
             session=self.session,
             events=events,
             time_left=self.timers.time_left(),
-            log=self.log,
+            full=full,
+            log=notes,
+            log_from=log_from,
             extra_view={"credit": credit} if self.rules.session_money else None,
         )
+        if info is not None:  # built: this seat now has these notes and this seat list
+            info.notes_sent, info.seats_sent = self.notes_total, version
+        return update
 
     async def _broadcast(self) -> None:
         if self.srv.cluster is not None:

@@ -58,6 +58,11 @@ def hand_codes(page: Page) -> list[str]:
     return [c.get_attribute("data-code") or "" for c in cards]
 
 
+def note_texts(page: Page) -> list[str]:
+    """The table notes of the page's log panel, newest first."""
+    return page.locator("[data-testid=log] li.log-note").all_inner_texts()
+
+
 def account_of(page: Page) -> int:
     acc: Any = page.evaluate("window.mazziere.me.account")
     return int(acc)
@@ -71,6 +76,8 @@ def test_reconnect_redraws_the_table(page: Page, live: LiveServer) -> None:
     page.locator("[data-testid=hand] .card").first.wait_for()
     cards, before = hand_codes(page), state_no(page)
     account = account_of(page)
+    notes = note_texts(page)
+    assert len(notes) >= 2  # sat down, hand started
 
     # the connection drops and the network stays down: the page says it is reconnecting
     gate.closed = True
@@ -93,6 +100,10 @@ def test_reconnect_redraws_the_table(page: Page, live: LiveServer) -> None:
     assert state_no(page) >= before
     expect(page.get_by_test_id("turn-line")).to_contain_text("Your turn")
     assert live.call(_seat_connected(live, account)) is True
+    # the full update on reconnection repeats the table's last notes: the log shows each once,
+    # and the one that happened meanwhile (the seat held) after them
+    expect(page.locator("[data-testid=log] li.log-note")).to_have_count(len(notes) + 1)
+    assert note_texts(page)[1:] == notes
 
     # past the retry window (shortened here from about two minutes) the notice is final
     page.evaluate("window.mazziere.socket.retryWindowMs = 2500")
@@ -164,3 +175,27 @@ def test_inactivity_warning_then_disconnection(browser: Browser, tmp_path: Path)
         finally:
             ctx.close()
         watch.check()
+
+
+def test_the_page_takes_each_table_note_once_by_its_number(page: Page, live: LiveServer) -> None:
+    """The log's merge (``unseenNotes``): a delta's notes go on from the last, a full update's
+    already shown are skipped, one from a restarted server (its numbers went back) is taken
+    whole, and before its first full update a page takes no notes from a delta."""
+    page.goto(f"{live.base}/#/login")
+    got: Any = page.evaluate(
+        """async () => {
+          const { unseenNotes } = await import('./js/games/log.js');
+          const mem = { noteNext: null };
+          const out = [];
+          const take = (m) => out.push(...unseenNotes(mem, m));
+          take({ full: false, log: ['x'], log_from: 5 });
+          take({ full: true, log: ['0', '1', '2', '3', '4', '5'], log_from: 0 });
+          take({ full: false, log: ['6', '7'], log_from: 6 });
+          take({ full: true, log: ['3', '4', '5', '6', '7', '8'], log_from: 3 });
+          take({ full: false, log: [], log_from: 9 });
+          take({ full: true, log: ['r0', 'r1'], log_from: 0 });
+          take({ full: false, log: ['r2'], log_from: 2 });
+          return [out, mem.noteNext];
+        }"""
+    )
+    assert got == [["0", "1", "2", "3", "4", "5", "6", "7", "8", "r0", "r1", "r2"], 3]

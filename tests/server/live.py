@@ -69,6 +69,9 @@ class Client:
     ws: Any
     messages: list[dict[str, Any]] = field(default_factory=list)
     tables: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Each table as the client knows it: its last update, with the last seat list."""
+    notes: dict[int, dict[int, dict[str, Any]]] = field(default_factory=dict)
+    """Each table's notes received, by number."""
     reader: asyncio.Task[None] | None = None
     new: asyncio.Event = field(default_factory=asyncio.Event)
     closed: tuple[int, str] | None = None
@@ -81,7 +84,7 @@ class Client:
                 m = json.loads(raw)
                 self.messages.append(m)
                 if m["type"] == "table":
-                    self.tables[m["table"]] = m
+                    self.tables[m["table"]] = self._merge(m)
                 self.new.set()
         except websockets.ConnectionClosed as e:
             self.closed = (e.rcvd.code, e.rcvd.reason) if e.rcvd else (1006, "")
@@ -89,6 +92,18 @@ class Client:
             if self.closed is None and self.ws.close_code is not None:
                 self.closed = (self.ws.close_code, self.ws.close_reason or "")
             self.new.set()
+
+    def _merge(self, m: dict[str, Any]) -> dict[str, Any]:
+        """The table as the client knows it after update ``m``, as a browser merges it: the
+        last seat list when ``m`` has none (it did not change), every note once in
+        ``notes`` (by number: ``log_from``)."""
+        last = self.tables.get(m["table"])
+        if m["seats"] is None and last is not None:
+            m = {**m, "seats": last["seats"]}
+        got = self.notes.setdefault(m["table"], {})
+        for i, note in enumerate(m["log"]):
+            got.setdefault(m["log_from"] + i, note)
+        return m
 
     async def send(self, msg: dict[str, Any]) -> None:
         """Send a message as a well-behaved client does: see :meth:`send_raw`."""

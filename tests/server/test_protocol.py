@@ -8,6 +8,8 @@ import json
 import re
 from pathlib import Path
 
+import msgspec
+
 from mazziere.server import protocol as P
 
 from .live import live_server
@@ -41,6 +43,18 @@ def test_protocol_doc_shows_every_message_type() -> None:
         "pong",
     ):
         assert f'"type": "{name}"' in doc, name
+
+
+def test_protocol_doc_table_examples_are_valid_table_messages() -> None:
+    """The ``table`` examples of docs/protocol.md (a full update, then a delta) decode as the
+    protocol's ``TableUpdate``, exactly (no field missing, none unknown)."""
+    doc = (SCHEMA_FILE.parent / "protocol.md").read_text()
+    blocks = re.findall(r"```json\n(.*?)```", doc, re.S)
+    tables = [b for b in blocks if '"type": "table"' in b]
+    updates = [msgspec.json.decode(b, type=P.TableUpdate) for b in tables]
+    assert [u.full for u in updates] == [True, False]
+    assert updates[1].seats is None and updates[1].log == []
+    assert updates[1].log_from == updates[0].log_from + len(updates[0].log)
 
 
 async def test_bad_messages_get_typed_errors_and_change_nothing(

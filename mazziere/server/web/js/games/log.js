@@ -40,22 +40,24 @@ export function describeNote(n, ctx) {
   }
 }
 
-/** The notes of `next` that were not already at the end of `prev` (a rolling window). */
-export function newNotes(prev, next) {
-  const key = (n) => JSON.stringify(n);
-  const a = prev.map(key);
-  const b = next.map(key);
-  for (let k = Math.min(a.length, b.length); k > 0; k--) {
-    let ok = true;
-    for (let i = 0; i < k; i++) {
-      if (a[a.length - k + i] !== b[i]) {
-        ok = false;
-        break;
-      }
-    }
-    if (ok) return next.slice(k);
-  }
-  return next;
+/**
+ * The notes of a `table` update this page has not shown yet. The server numbers a table's
+ * notes: `msg.log[i]` is note `msg.log_from + i`. `mem.noteNext` is the number of the next
+ * note the page expects (null: it has shown none); an update carries the notes from there on,
+ * a full one the table's last notes, some of which the page may have shown already. A full
+ * update whose notes end before `mem.noteNext` comes from a server that started counting
+ * again (a restart): its notes are all new. A page that has shown none waits for the full
+ * update its join brings (an update sent before it goes on from notes this page never had).
+ */
+export function unseenNotes(mem, msg) {
+  const log = msg.log || [];
+  const from = msg.log_from ?? 0;
+  const end = from + log.length;
+  if (mem.noteNext == null && !msg.full) return [];
+  let next = mem.noteNext ?? from;
+  if (msg.full && end < next) next = from;
+  mem.noteNext = Math.max(next, end);
+  return log.slice(Math.max(0, next - from));
 }
 
 export class LogPanel {

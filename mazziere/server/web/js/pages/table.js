@@ -1,14 +1,19 @@
 // A game table: joins it over the WebSocket, keeps the latest `table` update and hands it to
-// the game's view (UNO, UNO CASINO, poker). The whole table is redrawn from each update, so a
-// reconnection (the server sends the table again) restores it as the server sees it.
+// the game's view (UNO, UNO CASINO, poker). An update says what changed: the seat list only when
+// it changed (the last one is kept), the table's notes not received yet (added to the log).
+// The whole table is redrawn from the merged update, so a reconnection (the server sends a
+// full update) restores it as the server sees it.
 import { get, post, session } from '../api.js';
 import { hands, eventOf } from '../events.js';
 import { VIEWS } from '../games/index.js';
-import { LogPanel, newNotes } from '../games/log.js';
+import { LogPanel, unseenNotes } from '../games/log.js';
 import { money, t } from '../i18n.js';
 import { clear, errorText, fill, h, modal, showError, toast } from '../ui.js';
 
-/** Per-table memory that survives a redraw (language switch): the log and the last update. */
+/**
+ * Per-table memory that survives a redraw (language switch): the log, the number of the next
+ * table note expected and the last update (merged: it always has the seat list).
+ */
 const memory = new Map();
 
 export default {
@@ -20,7 +25,7 @@ export default {
     this.left = false;
     this.root = root;
     root.className = 'page page-table';
-    if (!memory.has(id)) memory.set(id, { log: [], notes: [], last: null });
+    if (!memory.has(id)) memory.set(id, { log: [], noteNext: null, last: null });
     this.mem = memory.get(id);
 
     this.title = h('h1', { class: 'table-title' }, t('table.title_n', { n: id }));
@@ -159,9 +164,10 @@ export default {
       // a refusal stays in view until the table moves on (the server redraws the same state)
       if (this.errorState === undefined || msg.state_no > this.errorState) this.errorBox.hidden = true;
       if (msg.events?.length) this.ctx.log.add('event', msg.events);
-      const fresh = newNotes(this.mem.notes, msg.log || []);
-      this.mem.notes = msg.log || [];
+      const fresh = unseenNotes(this.mem, msg);
       if (fresh.length) this.ctx.log.add('note', fresh);
+      // no seat list: it did not change since the last update
+      if (!msg.seats) msg = { ...msg, seats: this.mem.last?.seats ?? this.summary?.seats ?? [] };
       if (msg.seat === null || msg.seat === undefined) {
         this.farewell(msg);
         return;
