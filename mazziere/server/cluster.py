@@ -36,7 +36,7 @@ import os
 import random
 import secrets
 import socket
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 import redis.asyncio as aioredis
@@ -44,8 +44,17 @@ import redis.asyncio as aioredis
 from mazziere.errors import MazziereError
 
 if TYPE_CHECKING:
-    from mazziere.server.context import Server
+    from mazziere.server.hub import Hub
+    from mazziere.server.ports import ActorRuntime
     from mazziere.server.tables import TableActor
+
+    class Runtime(ActorRuntime, Protocol):
+        """What the cluster uses of the running server (``context.Server``)."""
+
+        tables: dict[int, TableActor]
+
+        @property
+        def hub(self) -> Hub: ...
 
 log = logging.getLogger("mazziere.cluster")
 
@@ -86,7 +95,7 @@ class ClusterError(MazziereError):
 class Cluster:
     """This process's part in a cluster of server processes sharing one Redis."""
 
-    def __init__(self, server: Server, url: str, prefix: str, lease_seconds: float) -> None:
+    def __init__(self, server: Runtime, url: str, prefix: str, lease_seconds: float) -> None:
         self.server = server
         self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=False)
         self.prefix = prefix

@@ -545,4 +545,4 @@ class Hub:
     async def _resend(self, account: int, actor: Table) -> None:
         seat = actor.seat_of(account)
         if seat is not None:
-            await self.send(account, await actor.update_for(seat))
+            await self.send(account, await actor.update_for(seat, full=True))
