@@ -56,6 +56,7 @@ if TYPE_CHECKING:
         @property
         def hub(self) -> Hub: ...
 
+
 log = logging.getLogger("mazziere.cluster")
 
 CALL_SECONDS = 10.0
