@@ -160,6 +160,14 @@ class GameSession(ABC):
     def parse_action(cls, text: str) -> Any:
         """An action of this game from its text form (typed error if malformed)."""
 
+    def __copy__(self) -> Self:
+        """A shallow copy, as :func:`copy.copy` makes by default (the server copies the game
+        before every change and keeps the copy only once the change committed), without the
+        pickle protocol's detour: that detour was 4.5% of the server's CPU under load."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
+
     @classmethod
     def wire_schema(cls) -> dict[str, Any]:
         """JSON Schemas of this game's actions and events, for the protocol schema."""
