@@ -115,6 +115,7 @@ class Cluster:
         self._conn_serial = 0
         self._calls: dict[str, asyncio.Future[Any]] = {}
         self._queue: list[tuple[str, tuple[Any, ...]]] = []
+        self._mail: dict[str, list[bytes]] = {}
         self._flushing: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._summaries: dict[int, bytes] = {}
@@ -159,6 +160,9 @@ class Cluster:
     def _send(self, command: str, *args: Any) -> None:
         """Queue a command that needs no answer; the queue goes in one pipeline."""
         self._queue.append((command, args))
+        self._wake_flusher()
+
+    def _wake_flusher(self) -> None:
         if self._flushing is None or self._flushing.done():
             self._flushing = asyncio.get_running_loop().create_task(self._flush_soon())
 
@@ -167,8 +171,9 @@ class Cluster:
         await self._flush()
 
     async def _flush(self) -> None:
-        while self._queue:
+        while self._queue or self._mail:
             batch, self._queue = self._queue, []
+            mail, self._mail = self._mail, {}
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for command, args in batch:
@@ -177,12 +182,17 @@ class Cluster:
                             await script(keys=keys, args=argv, client=pipe)
                         else:
                             getattr(pipe, command)(*args)
+                    for proc, parts in mail.items():  # one message a process: a bundle
+                        pipe.publish(self._k("p:" + proc), b"".join(parts))
                     await pipe.execute()
             except Exception:
-                log.exception("cluster: %d queued Redis commands failed", len(batch))
+                log.exception("cluster: %d queued Redis commands failed", len(batch) + len(mail))
 
     def publish(self, proc: str, payload: bytes) -> None:
-        self._send("publish", self._k("p:" + proc), payload)
+        """Queue ``payload`` for ``proc``: what one event-loop turn queues for a process goes
+        as one pub/sub message, each part prefixed by its length (4 bytes)."""
+        self._mail.setdefault(proc, []).append(len(payload).to_bytes(4, "big") + payload)
+        self._wake_flusher()
 
     def deliver(self, proc: str, account: int, frame: bytes) -> None:
         """A frame for ``account``'s socket, which ``proc`` holds."""
@@ -378,7 +388,7 @@ class Cluster:
         from mazziere.server.store import tables as table_rows
 
         async with self.server.db.session() as db:
-            ids = [r.id for r in await table_rows.not_closed(db)]
+            ids = await table_rows.not_closed_ids(db)
         others = [t for t in ids if t not in self.fences]
         if not others:
             return 0
@@ -516,10 +526,20 @@ class Cluster:
         async for item in self._pubsub.listen():
             if item.get("type") != "message":
                 continue
-            try:
-                await self._on(item["data"])
-            except Exception:
-                log.exception("cluster: a bus message failed")
+            data: bytes = item["data"]
+            if item.get("channel") in (self.everyone, self.everyone.encode()):
+                parts = [data]
+            else:
+                parts, at = [], 0
+                while at < len(data):
+                    size = int.from_bytes(data[at : at + 4], "big")
+                    parts.append(data[at + 4 : at + 4 + size])
+                    at += 4 + size
+            for part in parts:
+                try:
+                    await self._on(part)
+                except Exception:
+                    log.exception("cluster: a bus message failed")
 
     async def _on(self, data: bytes) -> None:
         hub = self.server.hub

@@ -39,6 +39,12 @@ async def not_closed(db: AsyncSession) -> list[GameTable]:
     return list((await db.scalars(select(GameTable).where(GameTable.status != "closed"))).all())
 
 
+async def not_closed_ids(db: AsyncSession) -> list[int]:
+    """The ids of every table not closed (a cluster's scan for tables no process holds)."""
+    t = cast(Table, GameTable.__table__)
+    return list((await db.scalars(select(t.c.id).where(t.c.status != "closed"))).all())
+
+
 async def set_status(db: AsyncSession, table_id: int, status: str) -> None:
     """Core UPDATE (no ORM bookkeeping: this runs at every hand's start and end)."""
     t = cast(Table, GameTable.__table__)
