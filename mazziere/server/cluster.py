@@ -98,7 +98,10 @@ class Cluster:
 
     def __init__(self, server: Runtime, url: str, prefix: str, lease_seconds: float) -> None:
         self.server = server
-        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=False)
+        # a bounded pool that waits for a free connection (the default one raises "Too many
+        # connections" when a thousand sockets open at once)
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=20)
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.prefix = prefix
         self.lease_ms = int(lease_seconds * 1000)
         self.proc = f"{socket.gethostname()}.{os.getpid()}.{secrets.token_hex(3)}"
