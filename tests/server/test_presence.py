@@ -196,6 +196,26 @@ async def test_inactivity_warning_then_disconnection_after_twenty_minutes(
         assert c.closed is not None and c.closed[0] == 4002
 
 
+async def test_a_game_action_restarts_the_twenty_minutes(db_url: str, tmp_path: Path) -> None:
+    clock = ManualClock()
+    async with live_server(db_url, tmp_path, clock=clock) as live:
+        a = await live.signup("gino")
+        t = (await live.post("/api/tables", a["token"], {"game": "casino"})).json()["id"]
+        c = await live.connect(a["token"])
+        await c.send({"type": "join", "table": t})
+        await c.wait(lambda m: m["type"] == "table")
+        await settle(live, clock, 15 * 60)
+        await c.send({"type": "topup", "table": t, "amount": 1_000})  # a game action
+        await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("credit"))
+        await settle(live, clock, 15 * 60)  # 30 minutes connected, 15 since the action
+        assert not [m for m in c.messages if m["type"] == "notice"]
+        await settle(live, clock, 4 * 60 + 1)  # 19 minutes and a second since the action
+        await c.wait(lambda m: m["type"] == "notice" and m["kind"] == "inactivity_warning")
+        assert c.closed is None
+        await settle(live, clock, 60)
+        await c.wait(lambda m: m["type"] == "notice" and m["kind"] == "inactivity", timeout=5)
+
+
 async def test_second_connection_closes_the_first_with_a_message(
     db_url: str, tmp_path: Path
 ) -> None:
