@@ -238,12 +238,15 @@ class Cluster:
         self.where[account] = proc
         return proc
 
-    def gone(self, account: int, tables: list[int]) -> None:
-        """``account``'s socket here closed: tell the owners of its tables elsewhere."""
-        owners = {self.owners.get(t) for t in tables if t not in self.fences}
-        for proc in owners:
-            if proc is not None and proc != self.proc:
-                self.tell(proc, {"t": "gone", "account": account, "from": self.proc})
+    async def gone(self, account: int, tables: list[int]) -> None:
+        """``account``'s socket here closed: tell the owners of its tables elsewhere (read
+        from the leases, not the cache: an owner may have changed since)."""
+        others = [t for t in tables if t not in self.fences]
+        if not others:
+            return
+        owners = {_text(o) for o in await self.redis.mget([self._lease(t) for t in others]) if o}
+        for proc in owners - {self.proc}:
+            self.tell(proc, {"t": "gone", "account": account, "from": self.proc})
 
     # ------------------------------------------------------------------------- seating
     def seat(self, account: int, table: int) -> None:
@@ -442,16 +445,23 @@ class Cluster:
                 self.lost(t)
 
     async def _drop_dead_processes(self) -> None:
-        """Players whose socket was on a process that died are disconnected from this
-        process's tables (their seats are held, as after any disconnection)."""
-        procs = sorted(set(self.where.values()))
+        """Forget what named a process that died: players whose socket was there are
+        disconnected from this process's tables (their seats are held, as after any
+        disconnection), and tables it owned are looked up again (a live process takes them,
+        or this one does, on the next message)."""
+        procs = sorted((set(self.where.values()) | set(self.owners.values())) - {self.proc})
         if not procs:
             return
         alive = await self.redis.mget([self._k("alive:" + p) for p in procs])
         dead = {p for p, a in zip(procs, alive, strict=True) if a is None}
+        if not dead:
+            return
         for account, proc in list(self.where.items()):
             if proc in dead:
                 self._disconnected(account, proc)
+        for table, proc in list(self.owners.items()):
+            if proc in dead:
+                del self.owners[table]
 
     def _disconnected(self, account: int, proc: str) -> None:
         if self.where.get(account) != proc or account in self.server.hub.conns:

@@ -365,12 +365,13 @@ class Hub:
         conn.closed = True
         if self.conns.get(conn.account) is conn:
             del self.conns[conn.account]
+            for table_id in self.srv.seating.tables_of(conn.account):  # before any await
+                self.srv.tables[table_id].on_disconnect(conn.account)
             cluster = self.srv.cluster
             if cluster is not None:
                 cluster.release_connection(conn.account, conn.presence)
-                cluster.gone(conn.account, await self.tables_of(conn.account))
-            for table_id in self.srv.seating.tables_of(conn.account):
-                self.srv.tables[table_id].on_disconnect(conn.account)
+                with contextlib.suppress(Exception):  # best effort: owners also see it die
+                    await cluster.gone(conn.account, await self.tables_of(conn.account))
         self.srv.metrics.players_connected.set(len(self.conns))
 
     def _touch(self, conn: Connection) -> None:
