@@ -18,17 +18,18 @@ import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, text
+from sqlalchemy import Connection, create_engine, event, text
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 MIGRATE_LOCK = 0x6D617A7A
@@ -74,6 +75,13 @@ class Database:
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._sync: sessionmaker[Session] | None = None
+        """SQLite: the group commit's own sessions, on a synchronous engine (see
+        :class:`_InlineSession`)."""
+        if self.is_sqlite:
+            sync_engine = create_engine(self.url.replace("+aiosqlite", "", 1))
+            event.listen(sync_engine, "connect", _sqlite_pragmas)
+            self._sync = sessionmaker(sync_engine, expire_on_commit=False)
         # SQLite has one writer at a time: queue writers here instead of letting them spin on
         # the file lock ("database is locked"); PostgreSQL takes concurrent writers.
         self._write_lock: asyncio.Lock | None = asyncio.Lock() if self.is_sqlite else None
@@ -128,12 +136,20 @@ class Database:
                 batch, self._jobs = self._jobs[:MAX_BATCH], self._jobs[MAX_BATCH:]
                 await self._commit_batch(batch)
 
-    async def _commit_batch(self, batch: list[tuple[Job, asyncio.Future[Any]]]) -> None:
-        results: list[Any] = []
-        try:
+    async def _run_jobs(self, jobs: list[Job]) -> list[Any]:
+        """Run ``jobs`` in one transaction and commit it; their results."""
+        if self._sync is None:
             async with self.write() as db:
-                for job, _ in batch:
-                    results.append(await job(db))
+                return [await job(db) for job in jobs]
+        assert self._write_lock is not None
+        async with self._write_lock:
+            with self._sync() as sync, sync.begin():
+                inline = cast(AsyncSession, _InlineSession(sync))
+                return [await job(inline) for job in jobs]
+
+    async def _commit_batch(self, batch: list[tuple[Job, asyncio.Future[Any]]]) -> None:
+        try:
+            results = await self._run_jobs([job for job, _ in batch])
         except Exception as e:
             if len(batch) == 1:
                 if not batch[0][1].done():
@@ -149,8 +165,7 @@ class Database:
 
     async def _commit_one(self, job: Job, fut: asyncio.Future[Any]) -> None:
         try:
-            async with self.write() as db:
-                result = await job(db)
+            (result,) = await self._run_jobs([job])
         except Exception as e:
             if not fut.done():
                 fut.set_exception(e)
@@ -175,6 +190,63 @@ class Database:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
         await self.engine.dispose()
+        if self._sync is not None:
+            bind = self._sync.kw.get("bind")
+            if bind is not None:
+                bind.dispose()
+
+
+class _InlineSession:
+    """What a group-commit job uses of :class:`AsyncSession` (``execute``, ``scalar``,
+    ``scalars``, ``get``, ``add``, ``flush``, ``begin_nested``, ``get_bind``), over a
+    synchronous session: each awaited call runs at once, on the event loop's thread.
+
+    For SQLite only, where a statement is a function call into the file, not a network round
+    trip. aiosqlite runs each statement on its own thread and hands the result back through
+    the event loop; measured on one group commit of 20 jobs of 3 steps each, that cost 413 us
+    of CPU a job, against 93 us on a synchronous engine (and 13 us in raw sqlite3). A batch
+    holds the write lock and blocks the loop for its few hundred microseconds, no longer: the
+    jobs only write. PostgreSQL keeps the asynchronous engine (asyncpg)."""
+
+    def __init__(self, sync: Session) -> None:
+        self.sync_session = sync
+
+    async def execute(self, *args: Any, **kwargs: Any) -> Any:
+        return self.sync_session.execute(*args, **kwargs)
+
+    async def scalar(self, *args: Any, **kwargs: Any) -> Any:
+        return self.sync_session.scalar(*args, **kwargs)
+
+    async def scalars(self, *args: Any, **kwargs: Any) -> Any:
+        return self.sync_session.scalars(*args, **kwargs)
+
+    async def get(self, *args: Any, **kwargs: Any) -> Any:
+        return self.sync_session.get(*args, **kwargs)
+
+    async def flush(self, *args: Any, **kwargs: Any) -> None:
+        self.sync_session.flush(*args, **kwargs)
+
+    def add(self, obj: object) -> None:
+        self.sync_session.add(obj)
+
+    def get_bind(self, *args: Any, **kwargs: Any) -> Any:
+        return self.sync_session.get_bind(*args, **kwargs)
+
+    def begin_nested(self) -> _InlineSavepoint:
+        return _InlineSavepoint(self.sync_session.begin_nested())
+
+
+class _InlineSavepoint:
+    """``async with db.begin_nested():`` over a synchronous savepoint."""
+
+    def __init__(self, tx: SessionTransaction) -> None:
+        self.tx = tx
+
+    async def __aenter__(self) -> SessionTransaction:
+        return self.tx.__enter__()
+
+    async def __aexit__(self, *exc: Any) -> None:
+        self.tx.__exit__(*exc)
 
 
 def _sqlite_pragmas(dbapi_conn: object, _record: object) -> None:
