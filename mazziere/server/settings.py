@@ -80,6 +80,11 @@ class Settings:
     workers: int = 1
     """Processes ``mazziere serve`` starts on this machine (sharing its port)."""
 
+    settle_heap: bool = True
+    """Once started, freeze the objects alive and collect cycles less often
+    (:func:`mazziere.server.app.settle_heap`); tests running many servers in one process turn
+    it off."""
+
     def check(self) -> None:
         """Refuse settings that cannot work together, with a clear message."""
         sqlite = self.url().startswith("sqlite")

@@ -54,6 +54,7 @@ def run_server(data_dir: Path, **settings: Any) -> Iterator[LiveServer]:
             database_url=f"sqlite:///{data_dir / 'browser.sqlite3'}",
             argon2_time_cost=1,
             argon2_memory_kib=8192,
+            settle_heap=False,  # many servers share this test process
             **settings,
         )
     )

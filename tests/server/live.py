@@ -154,6 +154,7 @@ class Client:
 async def live_server(
     db_url: str, data_dir: Path, clock: Clock | None = None, **settings: Any
 ) -> AsyncIterator[Live]:
+    settings.setdefault("settle_heap", False)  # many servers share this test process
     srv = Server(Settings(data_dir=data_dir, database_url=db_url, **settings), clock=clock)
     app = create_app(srv=srv)
     config = uvicorn_config(app, srv.settings, "127.0.0.1", 0, lifespan="on")

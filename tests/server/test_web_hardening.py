@@ -51,7 +51,9 @@ async def test_metrics_are_limited_to_loopback_or_a_token(db_url: str, tmp_path:
     async with live_server(db_url, tmp_path) as live:  # this client is on the loopback
         assert (await live.http.get("/metrics")).status_code == 200
     # a remote caller: the same application seen from another address
-    settings = Settings(data_dir=tmp_path, database_url=db_url, metrics_token="s3cret-metrics")
+    settings = Settings(
+        data_dir=tmp_path, database_url=db_url, metrics_token="s3cret-metrics", settle_heap=False
+    )
     app = create_app(srv=Server(settings))
     remote = httpx.ASGITransport(app=app, client=("203.0.113.7", 40000))
     async with (
@@ -65,7 +67,9 @@ async def test_metrics_are_limited_to_loopback_or_a_token(db_url: str, tmp_path:
         r = await http.get("/metrics", headers={"Authorization": "Bearer s3cret-metrics"})
         assert r.status_code == 200 and "mazziere_players_connected" in r.text
     public = create_app(
-        srv=Server(Settings(data_dir=tmp_path, database_url=db_url, metrics_public=True))
+        srv=Server(
+            Settings(data_dir=tmp_path, database_url=db_url, metrics_public=True, settle_heap=False)
+        )
     )
     remote = httpx.ASGITransport(app=public, client=("203.0.113.7", 40000))
     async with (
