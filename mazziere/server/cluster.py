@@ -345,22 +345,15 @@ class Cluster:
         await self._reconnect_seats(actor)
         return actor
 
-    async def add_new(self, actor: TableActor) -> bool:
-        """Own a table just created here (its lease and fence taken before it is shown)."""
-        from mazziere.server.store import tables as table_rows
-
-        token = await self.take(actor.id)
-        if token is None:
-            return False
-        async with self.server.db.write() as db:
-            if not await table_rows.take_fence(db, actor.id, token):
-                return False
+    def install(self, actor: TableActor, token: int) -> None:
+        """Serve a table just created here, whose lease (``token``) was taken in the
+        transaction that created its row, so no other process's scan could see the row
+        without a lease and take the table first."""
         actor.fence = token
         self.fences[actor.id] = token
         self.owners[actor.id] = self.proc
         self.server.tables[actor.id] = actor
         self.publish_summary(actor.id, actor.summary())
-        return True
 
     async def _row(self, table_id: int) -> Any:
         from mazziere.server.store.models import GameTable

@@ -63,6 +63,7 @@ async def tables(server: Srv) -> list[dict[str, Any]]:
 async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, Any]:
     req = body.model_dump(exclude_none=True)
     config, seats = new_table_config(body.game, req)
+    token = None
     async with server.db.write() as db:
         row = await table_rows.create(
             db,
@@ -73,10 +74,14 @@ async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, An
             account.id,
             body.decision_seconds,
         )
+        if server.cluster is not None:  # owned before any other process can see the row
+            token = await server.cluster.take(row.id)
+            if token is None:  # pragma: no cover - a fresh id has no lease
+                raise TableError("the new table could not be placed; try again", "server_busy")
+            row.fence = token
     a = TableActor(server, row)
-    if server.cluster is not None:
-        if not await server.cluster.add_new(a):  # pragma: no cover - a fresh id is free
-            raise TableError("the new table could not be placed; try again", "server_busy")
+    if server.cluster is not None and token is not None:
+        server.cluster.install(a, token)
     else:
         server.tables[row.id] = a
     return a.summary()
