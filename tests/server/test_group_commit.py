@@ -65,3 +65,38 @@ async def test_a_lone_failing_write_raises_its_own_error(database: Database) -> 
 
 async def _noop(db: AsyncSession) -> int:
     return 7
+
+
+async def test_steps_of_many_jobs_are_inserted_together_and_a_clash_fails_alone(
+    database: Database,
+) -> None:
+    """record_steps defers its rows to the end of the group commit (one insert for the batch);
+    a job whose steps clash with recorded ones (same hand, same number) fails alone."""
+    from sqlalchemy import func, select
+
+    from mazziere.game import Step
+    from mazziere.server.store import hands
+    from mazziere.server.store import tables as table_rows
+    from mazziere.server.store.models import HandAction
+
+    async with database.write() as db:
+        row = await table_rows.create(db, "uno", "t", {}, 2, None, 30.0)
+        hand = await hands.open_hand(db, row.id, "uno", "ab" * 32, {}, [{}, {}])
+    step = Step(seat=0, action="draw", actor="player", events=[("draws 1", None, None)])
+
+    def record(first: int):  # type: ignore[no-untyped-def]
+        async def job(db: AsyncSession) -> None:
+            await hands.record_steps(db, hand, first, [step, step])
+
+        return job
+
+    got = await asyncio.gather(
+        *(database.commit_together(record(first)) for first in (1, 3, 1, 5)),
+        return_exceptions=True,
+    )
+    assert got[0] is None and got[1] is None and got[3] is None
+    assert isinstance(got[2], Exception)  # steps 1-2 again: refused, nothing of it written
+    async with database.session() as db:
+        seqs = (await db.scalars(select(HandAction.seq).where(HandAction.hand_id == hand))).all()
+        assert sorted(seqs) == [1, 2, 3, 4, 5, 6]
+        assert await db.scalar(select(func.count()).select_from(HandAction)) == 6

@@ -22,7 +22,7 @@ from typing import Any, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, create_engine, event, text
+from sqlalchemy import Connection, Table, create_engine, event, insert, text
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -137,15 +137,15 @@ class Database:
                 await self._commit_batch(batch)
 
     async def _run_jobs(self, jobs: list[Job]) -> list[Any]:
-        """Run ``jobs`` in one transaction and commit it; their results."""
+        """Run ``jobs`` in one transaction and commit it; their results. Rows the jobs
+        deferred (:func:`defer_insert`) are inserted last, one statement a table."""
         if self._sync is None:
             async with self.write() as db:
-                return [await job(db) for job in jobs]
+                return await _jobs_then_deferred(db, jobs)
         assert self._write_lock is not None
         async with self._write_lock:
             with self._sync() as sync, sync.begin():
-                inline = cast(AsyncSession, _InlineSession(sync))
-                return [await job(inline) for job in jobs]
+                return await _jobs_then_deferred(cast(AsyncSession, _InlineSession(sync)), jobs)
 
     async def _commit_batch(self, batch: list[tuple[Job, asyncio.Future[Any]]]) -> None:
         try:
@@ -196,6 +196,33 @@ class Database:
                 bind.dispose()
 
 
+_DEFERRED = "mazziere.deferred_inserts"
+
+
+def defer_insert(db: AsyncSession, table: Table, rows: list[dict[str, Any]]) -> bool:
+    """In a group commit, queue ``rows`` for ``table``: the batch inserts every job's rows in
+    one statement before it commits (one executemany instead of one a job: on PostgreSQL,
+    measured 188 us of CPU an executemany of 3 rows with asyncpg itself). False outside a
+    group commit: the caller inserts them itself."""
+    pending: dict[Table, list[dict[str, Any]]] | None = db.info.get(_DEFERRED)
+    if pending is None:
+        return False
+    pending.setdefault(table, []).extend(rows)
+    return True
+
+
+async def _jobs_then_deferred(db: AsyncSession, jobs: list[Job]) -> list[Any]:
+    pending: dict[Table, list[dict[str, Any]]] = {}
+    db.info[_DEFERRED] = pending
+    try:
+        results = [await job(db) for job in jobs]
+        for table, rows in pending.items():
+            await db.execute(insert(table), rows)
+        return results
+    finally:
+        db.info.pop(_DEFERRED, None)
+
+
 class _InlineSession:
     """What a group-commit job uses of :class:`AsyncSession` (``execute``, ``scalar``,
     ``scalars``, ``get``, ``add``, ``flush``, ``begin_nested``, ``get_bind``), over a
@@ -210,6 +237,7 @@ class _InlineSession:
 
     def __init__(self, sync: Session) -> None:
         self.sync_session = sync
+        self.info = sync.info
 
     async def execute(self, *args: Any, **kwargs: Any) -> Any:
         return self.sync_session.execute(*args, **kwargs)

@@ -11,6 +11,7 @@ from sqlalchemy import Table, desc, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.game import Step, commitment
+from mazziere.server.store.db import defer_insert
 from mazziere.server.store.models import Hand, HandAction, HandPlayer
 
 _HANDS = cast(Table, Hand.__table__)
@@ -59,26 +60,25 @@ async def open_hand(
 
 
 async def record_steps(db: AsyncSession, hand_id: int, first_seq: int, steps: list[Step]) -> None:
-    """Append steps ``first_seq``, ``first_seq + 1``... in one round trip (a Core
-    executemany: the hottest write of the server)."""
+    """Append steps ``first_seq``, ``first_seq + 1``... (the hottest write of the server): in
+    a group commit, with every other job's steps in one executemany at its end."""
     if not steps:
         return
     now = datetime.now(UTC)
-    await db.execute(
-        insert(_ACTIONS),
-        [
-            {
-                "hand_id": hand_id,
-                "seq": first_seq + i,
-                "seat": st.seat,
-                "action": st.action,
-                "actor": st.actor,
-                "events": [list(e) for e in st.events],
-                "created_at": now,
-            }
-            for i, st in enumerate(steps)
-        ],
-    )
+    rows = [
+        {
+            "hand_id": hand_id,
+            "seq": first_seq + i,
+            "seat": st.seat,
+            "action": st.action,
+            "actor": st.actor,
+            "events": [list(e) for e in st.events],
+            "created_at": now,
+        }
+        for i, st in enumerate(steps)
+    ]
+    if not defer_insert(db, _ACTIONS, rows):  # in a group commit: one insert for the batch
+        await db.execute(insert(_ACTIONS), rows)
 
 
 async def close_hand(db: AsyncSession, hand_id: int, result: dict[str, Any]) -> None:
