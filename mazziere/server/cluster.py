@@ -138,6 +138,7 @@ class Cluster:
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self._pubsub.subscribe(self.channel, self.everyone)
         await self.redis.set(self._k("alive:" + self.proc), b"1", px=self.lease_ms)
+        await self.redis.hset(self._k("load"), self.proc, 0)
         self._renewed_at = asyncio.get_running_loop().time()
         self._tasks.append(asyncio.create_task(self._listen(), name="cluster-listen"))
         await self.adopt_orphans()
@@ -155,6 +156,7 @@ class Cluster:
             for table_id in list(self.fences):
                 await self._release(keys=[self._lease(table_id)], args=[self.proc])
             await self.redis.delete(self._k("alive:" + self.proc))
+            await self.redis.hdel(self._k("load"), self.proc)
             if self._pubsub is not None:
                 await self._pubsub.aclose()
             await self.redis.aclose()
@@ -355,6 +357,32 @@ class Cluster:
         self.server.tables[actor.id] = actor
         self.publish_summary(actor.id, actor.summary())
 
+    async def place(self, actor: TableActor) -> str:
+        """Balance the processes: a table just created here moves, before anyone sits at it, to
+        the live process with the fewest tables if that one has at least two fewer than this
+        one (each process publishes its count in ``load`` at every renewal). Returns the
+        process that will serve it. The handover is a release and an adoption: this process
+        lets the lease go, the other takes it with a newer fencing token; a message arriving
+        in between finds no lease and its door takes the table itself."""
+        loads = {_text(k): int(v) for k, v in (await self.redis.hgetall(self._k("load"))).items()}
+        others = sorted(p for p in loads if p != self.proc)
+        if not others:
+            return self.proc
+        alive = await self.redis.mget([self._k("alive:" + p) for p in others])
+        live = [(loads[p], p) for p, a in zip(others, alive, strict=True) if a is not None]
+        mine = len(self.fences)
+        if not live or min(live)[0] >= mine - 1:
+            return self.proc
+        _, target = min(live)
+        self.lost(actor.id, f"handed to {target} (fewer tables)")
+        await self._release(keys=[self._lease(actor.id)], args=[self.proc])
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hincrby(self._k("load"), target, 1)  # counted at once: the next placement
+            pipe.hset(self._k("load"), self.proc, len(self.fences))  # sees it
+            await pipe.execute()
+        self.tell(target, {"t": "adopt", "table": actor.id})
+        return target
+
     async def _row(self, table_id: int) -> Any:
         from mazziere.server.store.models import GameTable
 
@@ -372,7 +400,7 @@ class Cluster:
                     await actor.join(account, "")
         self.publish_summary(actor.id, actor.summary())
 
-    def lost(self, table_id: int) -> None:
+    def lost(self, table_id: int, why: str = "lost") -> None:
         """This process no longer owns ``table_id`` (lease lost or fenced): forget its actor."""
         actor = self.server.tables.pop(table_id, None)
         self.fences.pop(table_id, None)
@@ -380,7 +408,7 @@ class Cluster:
         self._summaries.pop(table_id, None)
         if actor is not None:
             actor.retire()
-            log.warning("cluster %s lost table %s", self.proc, table_id)
+            log.warning("cluster %s: table %s %s", self.proc, table_id, why)
 
     async def adopt_orphans(self) -> int:
         """Take every table not closed that no process holds (start-up and failover)."""
@@ -420,6 +448,7 @@ class Cluster:
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.set(self._k("alive:" + self.proc), b"1", px=self.lease_ms)
+                pipe.hset(self._k("load"), self.proc, len(tables))
                 for t in tables:
                     await self._renew(
                         keys=[self._lease(t)], args=[self.proc, self.lease_ms], client=pipe
@@ -433,7 +462,7 @@ class Cluster:
                     self.lost(t)
             raise
         self._renewed_at = began
-        for t, ok in zip(tables, got[1:], strict=True):
+        for t, ok in zip(tables, got[2:], strict=True):  # after alive and load
             if not ok:
                 self.lost(t)
 
@@ -586,6 +615,8 @@ class Cluster:
             self.server.spawn(hub.replaced_elsewhere(m["account"], m["serial"]))
         elif t == "gone":
             self._disconnected(m["account"], m["from"])
+        elif t == "adopt":
+            self.server.spawn(self.adopt(m["table"]))
         elif t == "end":
             self.server.spawn(hub.end_sessions(m["hashes"], m["code"], m["why"], everywhere=False))
 

@@ -82,8 +82,10 @@ async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, An
     a = TableActor(server, row)
     if server.cluster is not None and token is not None:
         server.cluster.install(a, token)
-    else:
-        server.tables[row.id] = a
+        summary = a.summary()
+        await server.cluster.place(a)  # to a less loaded process, before anyone sits
+        return summary
+    server.tables[row.id] = a
     return a.summary()
 
 
