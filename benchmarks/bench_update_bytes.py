@@ -32,6 +32,7 @@ async def play_one(live: Live, clients: list[Client], owner: str) -> None:
         "options": {"match": "single_hand"},
         "seats": 4,
         "decision_seconds": 3600,
+        "bot_delay": 0,
     }
     r = await live.post("/api/tables", owner, body)
     r.raise_for_status()

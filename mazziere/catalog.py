@@ -34,6 +34,8 @@ from mazziere.casino.session import DEFAULTS as CASINO_DEFAULTS
 from mazziere.errors import OptionError
 from mazziere.fields import doc_of, limits_of
 from mazziere.game import (
+    BOT_DELAY,
+    BOT_DELAY_MAX,
     DECISION_SECONDS,
     DECISION_SECONDS_MAX,
     REGISTRY,
@@ -207,6 +209,14 @@ def table_settings() -> list[dict[str, Any]]:
             "exclusive_min": 0,
             "max": DECISION_SECONDS_MAX,
             "doc": "Seconds per decision; when they run out the server acts for the player.",
+        },
+        {
+            "name": "bot_delay",
+            "type": "float",
+            "default": BOT_DELAY,
+            "min": 0,
+            "max": BOT_DELAY_MAX,
+            "doc": "Seconds each computer player thinks before a move (0: at once).",
         },
     ]
 

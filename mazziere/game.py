@@ -58,6 +58,12 @@ DECISION_SECONDS = 30.0
 """A table's time per decision when it names none, in seconds."""
 DECISION_SECONDS_MAX = 3600.0
 """The longest time per decision a table may set (more than zero, at most this), in seconds."""
+BOT_DELAY = 0.7
+"""Seconds a computer player thinks before each of its moves at a table that names none
+(issue 13: every client and spectator sees one paced timeline); 0 plays at once, as
+simulations, benchmarks and tests that need speed ask."""
+BOT_DELAY_MAX = 5.0
+"""The longest thinking time a table may set for its computer players, in seconds."""
 
 
 # ------------------------------------------------------------------------------ randomness

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -96,21 +95,15 @@ def serve(
     if workers == 1:
         uvicorn.Server(uvicorn_config(create_app(settings), settings, host, port)).run()
         return
-    # several processes sharing one listening socket (uvicorn's supervisor restarts a dead
-    # one); each builds its application from the settings in its environment
-    os.environ["MAZZIERE_SETTINGS"] = json.dumps(settings.to_json())
-    config = uvicorn_config(
-        "mazziere.server.app:from_environment",
-        settings,
-        host,
-        port,
-        factory=True,
-        workers=workers,
-    )
-    from uvicorn.supervisors import Multiprocess
+    # several processes on one port, each with its own listening socket (the kernel spreads
+    # the connections over them; see mazziere/server/workers.py), restarted if one dies
+    from mazziere.server.workers import Supervisor
 
-    sock = config.bind_socket()
-    Multiprocess(config, sockets=[sock]).run()
+    try:
+        Supervisor(json.dumps(settings.to_json()), host, port, workers).run()
+    except OSError as e:
+        typer.echo(f"mazziere serve: cannot listen on {host}:{port}: {e}", err=True)
+        raise typer.Exit(2) from None
 
 
 ledger_app = typer.Typer(help="Money records: reconciliation.", no_args_is_help=True)

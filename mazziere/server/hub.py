@@ -366,7 +366,9 @@ class Hub:
         if self.conns.get(conn.account) is conn:
             del self.conns[conn.account]
             for table_id in self.srv.seating.tables_of(conn.account):  # before any await
-                self.srv.tables[table_id].on_disconnect(conn.account)
+                actor = self.srv.tables.get(table_id)
+                if actor is not None:
+                    actor.on_disconnect(conn.account)
             cluster = self.srv.cluster
             if cluster is not None:
                 cluster.release_connection(conn.account, conn.presence)
@@ -474,11 +476,16 @@ class Hub:
         cluster = self.srv.cluster
         if actor is None and cluster is not None:
             text = raw if isinstance(raw, str) else raw.decode()
-            if await cluster.forward(msg.table, conn.account, conn.username, text):
-                if not isinstance(msg, (P.Join, P.Leave)):
-                    self._touch(conn)
-                return
-            actor = await cluster.adopt(msg.table)
+            for attempt in range(3):  # a table changing hands: ask again who holds it
+                if await cluster.forward(msg.table, conn.account, conn.username, text):
+                    if not isinstance(msg, (P.Join, P.Watch, P.Leave)):
+                        self._touch(conn)
+                    return
+                actor = await cluster.adopt(msg.table)
+                if actor is not None or attempt == 2:
+                    break
+                if await cluster.owner_of(msg.table) is None:
+                    break  # no such table, or closed: nobody holds it
         if actor is None:
             await self._error(
                 conn.account, "no_table", f"table {msg.table} does not exist", msg.table
@@ -517,6 +524,9 @@ class Hub:
                 return False
             if isinstance(msg, P.Leave):
                 await actor.leave(account)
+                return False
+            if isinstance(msg, P.Watch):
+                await actor.watch(account, username)
                 return False
             if isinstance(msg, P.Start):
                 await actor.start(account)

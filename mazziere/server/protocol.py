@@ -57,6 +57,13 @@ class Leave(_Msg, tag="leave"):
     table: TableId
 
 
+class Watch(_Msg, tag="watch"):
+    """Watch a table without a seat (a spectator): ``table`` updates with the view for no seat
+    (no hand), no legal actions and ``watching`` true, until ``leave`` or the connection ends."""
+
+    table: TableId
+
+
 class Start(_Msg, tag="start"):
     """Start the game at a table once the seats are filled (bots fill empty ones)."""
 
@@ -93,8 +100,8 @@ class Ping(_Msg, tag="ping"):
     """Keeps the connection alive; answered by ``pong``."""
 
 
-ClientMessage = Auth | Join | Leave | Start | Act | Stake | TopUp | Ping
-TableMessage = Join | Leave | Start | Act | Stake | TopUp
+ClientMessage = Auth | Join | Watch | Leave | Start | Act | Stake | TopUp | Ping
+TableMessage = Join | Watch | Leave | Start | Act | Stake | TopUp
 _CLIENT = msgspec.json.Decoder(ClientMessage)
 
 
@@ -180,6 +187,14 @@ TableNote = (
 )
 
 
+class Recent(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One line of a seat's play-by-play (``recent`` of a full ``table`` update): an ``event``
+    (as in ``events``) or a ``note`` (as in ``log``)."""
+
+    event: dict[str, Any] | None = None
+    note: TableNote | None = None
+
+
 class TableUpdate(_Msg, tag="table"):
     """The table as this player may see it, after every change. ``view`` is the game's view
     for this seat only; ``events`` what this seat may see of what just happened.
@@ -224,6 +239,15 @@ class TableUpdate(_Msg, tag="table"):
     to ``log_from - 1`` shows every note once. With ``log`` empty, the number the next note
     will have. The count starts again from 0 when the server restarts: a full update whose
     notes end before the number a client expects starts the client's count again."""
+    watching: bool = False
+    """An update for a spectator (``watch``): ``seat`` is ``None``, ``view`` is the game's view
+    for no seat (no hand is shown), ``legal`` is empty and ``events`` are those anyone may see."""
+    recent: list[Recent] | None = None
+    """In a full update to a seated player: its recent play-by-play (up to 60 lines), oldest
+    first, the events it was sent and the table's notes in the order they happened, this
+    update's ``events`` and ``log`` included: a page that opens the table (a reload, a second
+    device) or comes back to it shows its log from these lines in place of what it had.
+    ``None`` in every other update."""
 
 
 class Error(_Msg, tag="error"):

@@ -45,6 +45,15 @@ class Seating:
             if not tables:
                 del self._by_account[account]
 
+    def forget(self, account: int, table: int) -> None:
+        """This process no longer serves ``table`` (another took it): drop the entry here only,
+        not in the mirror, where the seat still holds."""
+        tables = self._by_account.get(account)
+        if tables is not None:
+            tables.discard(table)
+            if not tables:
+                del self._by_account[account]
+
     def tables_of(self, account: int) -> list[int]:
         """The tables where ``account`` is seated, by id."""
         return sorted(self._by_account.get(account, ()))

@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -27,10 +28,17 @@ from mazziere.server.store.models import GameTable
 from mazziere.server.timers import TableTimers
 from mazziere.server.updates import notes_for, table_update
 
+T = TypeVar("T")
+
 if TYPE_CHECKING:
     from mazziere.server.ports import ActorRuntime
 
 MAX_BOT_STEPS = 20_000
+MAX_WATCHERS = 50
+"""Spectators a table keeps; a new one past this replaces the one who came first."""
+RECENT_LINES = 60
+"""How many lines of its play-by-play (events and notes, in order) a seat keeps, to send in
+its next full update (a reload, a second device, a reconnection: issue 13)."""
 
 
 class TableError(MazziereError):
@@ -52,6 +60,15 @@ class SeatInfo:
     seats_sent: int = -1
     """The version of the public seat list (:meth:`TableActor.public_seats`) this seat's last
     update carried."""
+    recent: deque[P.Recent] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
+    """This seat's recent play-by-play, oldest first: the events it was sent and the table's
+    notes, in the order they happened."""
+
+    def push(self, event: dict[str, Any]) -> None:
+        """An event for this seat: in its next update, and in its play-by-play."""
+        self.pending.append(event)
+        if self.account is not None:
+            self.recent.append(P.Recent(event=event))
 
     def __setattr__(self, name: str, value: Any) -> None:
         # ``connected`` set true is a join or a reconnection (the player's page may hold
@@ -67,6 +84,16 @@ class SeatInfo:
             "connected": self.connected or self.bot is not None,
             "free": self.account is None and self.bot is None,
         }
+
+
+@dataclass
+class Watcher:
+    """A spectator: what it was sent of the table's notes and seat list, and the events
+    anyone may see that it has yet to receive."""
+
+    notes_sent: int | None = None
+    seats_sent: int = -1
+    pending: list[dict[str, Any]] = field(default_factory=list)
 
 
 class TableActor:
@@ -85,6 +112,9 @@ class TableActor:
         self.config: dict[str, Any] = dict(row.config)
         self.rules: TableRules = self.kind.table_rules(self.config)
         self.decision_seconds = float(row.decision_seconds)
+        self.bot_delay = float(self.config.get("bot_delay", 0.0))
+        """Seconds each computer move waits (issue 13): 0 plays the bots' moves at once, in
+        the same commit as the move before them; more, one move per timer of the table."""
         self.seats = [SeatInfo() for _ in range(len(row.seats))]
         for seat, bot in self.rules.fixed_bots.items():
             self.seats[seat].bot = bot
@@ -105,6 +135,8 @@ class TableActor:
         self._seats_key: tuple[tuple[Any, ...], ...] = ()
         self._seats_public: list[dict[str, Any]] = []
         self.timers = TableTimers(srv)
+        self.watchers: dict[int, Watcher] = {}
+        """Spectators by account (issue 13): the view for no seat, never a hand."""
 
     # ------------------------------------------------------------------------------ helpers
     def seat_of(self, account: int) -> int | None:
@@ -130,6 +162,10 @@ class TableActor:
     def _note(self, note: P.TableNote) -> None:
         self.log.append(note)
         self.notes_total += 1
+        line = P.Recent(note=note)
+        for info in self.seats:
+            if info.account is not None:
+                info.recent.append(line)
 
     def public_seats(self) -> tuple[int, list[dict[str, Any]]]:
         """The public seat list and its version. The list is built again only when a seat's
@@ -142,16 +178,29 @@ class TableActor:
         return self.seats_version, self._seats_public
 
     async def _fenced(self, db: AsyncSession) -> None:
-        """In a transaction of this table: refuse it if another process took the table."""
+        """In a transaction of this table: refuse it if another process took the table (in a
+        group commit the check is made at the end of the batch, still before its commit)."""
         if self.retired:
             raise table_rows.Fenced(f"table {self.id} moved to another process", "table_moved")
         if self.fence is not None:
             try:
                 await table_rows.check_fence(db, self.id, self.fence)
             except table_rows.Fenced:
-                if self.srv.cluster is not None:
-                    self.srv.cluster.lost(self.id)
+                self._moved()
                 raise
+
+    def _moved(self) -> None:
+        if self.srv.cluster is not None:
+            self.srv.cluster.lost(self.id)
+
+    async def _commit_together(self, write: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        """``write`` in the next group commit; a refused fence (checked at the end of the
+        batch) forgets the table here."""
+        try:
+            return await self.srv.db.commit_together(write)
+        except table_rows.Fenced:
+            self._moved()
+            raise
 
     def retire(self) -> None:
         """Another process owns the table now: stop its timers and refuse every change."""
@@ -161,6 +210,8 @@ class TableActor:
     # ------------------------------------------------------------------------------ lobby
     async def join(self, account: int, username: str) -> int:
         async with self.lock:
+            if self.retired:  # it moved to another process just now: nothing changes here
+                raise table_rows.Fenced(f"table {self.id} moved to another process", "table_moved")
             seat = self.seat_of(account)
             if seat is None:
                 if self.status == "playing" and not self.rules.seat_after_start:
@@ -174,13 +225,52 @@ class TableActor:
             info = self.seats[seat]
             info.connected = True
             info.held_until = None
+            self.watchers.pop(account, None)  # seated now: no longer a spectator
             self.timers.release(seat)
             self.timers.cancel_close()
             await self._broadcast()
             return seat
 
+    async def watch(self, account: int, username: str) -> None:
+        """Watch the table without a seat: updates with the view for no seat."""
+        async with self.lock:
+            if self.seat_of(account) is not None:
+                raise TableError("you are seated at this table: join it", "seated")
+            self.watchers.pop(account, None)
+            while len(self.watchers) >= MAX_WATCHERS:
+                self.watchers.pop(next(iter(self.watchers)))
+            self.watchers[account] = Watcher()
+            await self.srv.hub.send(account, self._watch_update(account))
+
+    def _watch_update(self, account: int) -> P.TableUpdate:
+        w = self.watchers[account]
+        version, seats = self.public_seats()
+        full, log_from, notes = notes_for(self.log, self.notes_total, w.notes_sent)
+        events, w.pending = w.pending, []
+        update = P.TableUpdate(
+            table=self.id,
+            game=self.game,
+            state_no=self.state_no,
+            status=self.status,
+            seat=None,
+            full=full,
+            seats=seats if full or w.seats_sent != version else None,
+            view=self.session.view(None) if self.session is not None else None,
+            legal=[],
+            events=events,
+            time_left=self.timers.time_left(),
+            log=notes,
+            log_from=log_from,
+            watching=True,
+        )
+        w.notes_sent, w.seats_sent = self.notes_total, version
+        return update
+
     async def leave(self, account: int) -> None:
         async with self.lock:
+            if account in self.watchers:  # a spectator stops watching
+                del self.watchers[account]
+                return
             seat = self.seat_of(account)
             if seat is None:
                 raise TableError("you are not seated at this table", "not_seated")
@@ -202,6 +292,7 @@ class TableActor:
             elif self.rules.on_leave == "substitute":
                 info.bot = self.rules.substitute_bot
                 self._note(P.Substituted(seat=seat, name=info.username, bot=info.bot))
+                self._schedule_bot()
             else:  # forfeit: the game ends with the leaver's loss; the hand record is closed
                 assert self.hand_id is not None
                 async with self.srv.db.write() as db:
@@ -217,6 +308,7 @@ class TableActor:
             self.srv.seating.unseat(info.account, self.id)
         if info.account != account:
             info.notes_sent = None  # a new player: the first update is full
+            info.recent.clear()  # and the play-by-play is theirs from now on
         info.account, info.username = account, username
         self.srv.seating.seat(account, self.id)
 
@@ -273,7 +365,7 @@ class TableActor:
             await table_rows.set_status(db, self.id, "playing")
             return hand_id
 
-        hand_id = await self.srv.db.commit_together(write)
+        hand_id = await self._commit_together(write)
         self.session, self.hand_id, self.seq = game, hand_id, 0
         if credit_after is not None:
             self.credit = credit_after
@@ -281,7 +373,7 @@ class TableActor:
         self.state_no += 1
         self._note(P.HandStarted(hand=hand_id, commitment=game_commitment(seed)))
         for i in range(len(self.seats)):
-            self.seats[i].pending.append({"type": "hand_started", "id": hand_id})
+            self.seats[i].push({"type": "hand_started", "id": hand_id})
         await self._run_bots_and_store()
         await self._broadcast()
 
@@ -312,12 +404,15 @@ class TableActor:
         assert self.session is not None and self.hand_id is not None
         work = copy.copy(self.session)  # the actor's game changes only after the commit
         steps = [work.apply(seat, action, actor) for seat, action, actor in moves]
-        steps.extend(self._bot_steps(work))
+        if not self.bot_delay:
+            steps.extend(self._bot_steps(work))
         await self._commit(work, steps)
 
-    def _bot_steps(self, work: GameSession) -> list[Step]:
+    def _bot_steps(self, work: GameSession, most: int = MAX_BOT_STEPS) -> list[Step]:
+        """The computer players' moves on ``work`` (at most ``most``), the seat to decide
+        first, until no computer player moves."""
         steps: list[Step] = []
-        for _ in range(MAX_BOT_STEPS):
+        for _ in range(most):
             if work.is_over:
                 break
             moved = False
@@ -336,6 +431,9 @@ class TableActor:
 
     async def _run_bots_and_store(self) -> None:
         assert self.session is not None
+        if self.bot_delay:  # paced: the first computer move comes on its timer
+            self._after_steps([])
+            return
         work = copy.copy(self.session)
         steps = self._bot_steps(work)
         if steps:
@@ -361,7 +459,7 @@ class TableActor:
                     await money.payout(db, session, hand_id, paid)
                 await table_rows.set_status(db, self.id, "open")
 
-        await self.srv.db.commit_together(write)
+        await self._commit_together(write)
         self.session, self.seq = work, seq + len(steps)
         if paid and self.credit is not None:
             self.credit += paid
@@ -379,7 +477,11 @@ class TableActor:
                     for text in self.session.visible(step, i):
                         if text not in wired:
                             wired[text] = self.kind.event_wire(text)
-                        info.pending.append(wired[text])
+                        info.push(wired[text])
+            if self.watchers:
+                public = [self.kind.event_wire(text) for text in self.session.visible(step, None)]
+                for w in self.watchers.values():
+                    w.pending.extend(public)
             if step.actor == "server":
                 self._note(
                     P.TimedOut(
@@ -393,6 +495,33 @@ class TableActor:
             self.status = "open"
             self._note(P.HandOver(hand=self.hand_id, result=self.session.result()))
         self._schedule_decision()
+        self._schedule_bot()
+
+    def _schedule_bot(self) -> None:
+        """Paced table: the next computer move comes after the table's thinking time, if one
+        moves then (the lock is free meanwhile: another seat's move, a catch, goes first and
+        starts the wait again)."""
+        self.timers.cancel_think()
+        if not self.bot_delay or self.session is None or self.session.is_over:
+            return
+        if all(s.bot is None for s in self.seats):
+            return
+        state_no = self.state_no
+        self.timers.think(self.bot_delay, lambda: self.on_bot_turn(state_no))
+
+    async def on_bot_turn(self, state_no: int) -> None:
+        """A computer player's move on a paced table, if the table is where it was."""
+        async with self.lock:
+            if self.retired or state_no != self.state_no:
+                return
+            if self.session is None or self.session.is_over:
+                return
+            work = copy.copy(self.session)
+            steps = self._bot_steps(work, most=1)
+            if not steps:
+                return
+            await self._commit(work, steps)
+            await self._broadcast()
 
     # ------------------------------------------------------------------------------ casino
     async def top_up(self, account: int, amount: int, key: str | None = None) -> int:
@@ -458,7 +587,7 @@ class TableActor:
         self._note(P.SessionClosed(reason=why, credited=rest))
         for info in self.seats:
             if info.account is not None:
-                info.pending.append({"type": "session_closed", "credited": rest, "reason": why})
+                info.push({"type": "session_closed", "credited": rest, "reason": why})
 
     # ------------------------------------------------------------------------------ timers
     def _schedule_decision(self) -> None:
@@ -481,9 +610,10 @@ class TableActor:
                 return
             work = copy.copy(self.session)
             step = work.timeout(seat)
-            await self._commit(work, [step, *self._bot_steps(work)])
+            bots = [] if self.bot_delay else self._bot_steps(work)
+            await self._commit(work, [step, *bots])
             info = self.seats[seat]
-            info.pending.append({"type": "auto_played", "seat": seat})
+            info.push({"type": "auto_played", "seat": seat})
             await self._broadcast()
             if self.rules.session_money and not info.connected:
                 self._maybe_schedule_close()
@@ -562,6 +692,7 @@ class TableActor:
             log=notes,
             log_from=log_from,
             extra_view={"credit": credit} if self.rules.session_money else None,
+            recent=list(info.recent) if full and info is not None else None,
         )
         if info is not None:  # built: this seat now has these notes and this seat list
             info.notes_sent, info.seats_sent = self.notes_total, version
@@ -573,6 +704,8 @@ class TableActor:
         for i, info in enumerate(self.seats):
             if info.account is not None and info.connected:
                 await self.srv.hub.send(info.account, await self.update_for(i))
+        for account in list(self.watchers):
+            await self.srv.hub.send(account, self._watch_update(account))
 
     # ------------------------------------------------------------------------------ recovery
     async def recover(self) -> dict[str, Any]:
@@ -618,6 +751,7 @@ class TableActor:
             report["result"] = game.result()
         else:
             self._schedule_decision()
+            self._schedule_bot()
         return report
 
 

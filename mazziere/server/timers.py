@@ -17,7 +17,8 @@ Job = Callable[[], Awaitable[Any]]
 
 
 class TableTimers:
-    """A table's timers: at most one decision timer, one per held seat, one idle close."""
+    """A table's timers: at most one decision timer, one computer player thinking, one per
+    held seat, one idle close."""
 
     def __init__(self, jobs: Jobs) -> None:
         self.jobs = jobs
@@ -26,6 +27,7 @@ class TableTimers:
         self._decision: Timer | None = None
         self._holds: dict[int, Timer] = {}
         self._close: Timer | None = None
+        self._bot: Timer | None = None
 
     # --- the pending decision
     def decide_within(self, seconds: float, on_timeout: Job) -> None:
@@ -59,6 +61,16 @@ class TableTimers:
         """The hold of ``seat`` ran out (its timer is spent)."""
         self._holds.pop(seat, None)
 
+    # --- a computer player thinking before its move
+    def think(self, seconds: float, job: Job) -> None:
+        self.cancel_think()
+        self._bot = self.jobs.later(seconds, job)
+
+    def cancel_think(self) -> None:
+        if self._bot is not None:
+            self._bot.cancel()
+            self._bot = None
+
     # --- a casino session's idle close
     def close_after(self, seconds: float, job: Job) -> None:
         self.cancel_close()
@@ -75,6 +87,7 @@ class TableTimers:
     def cancel_all(self) -> None:
         """Every timer of the table (it moved to another process)."""
         self.cancel_decision()
+        self.cancel_think()
         for seat in list(self._holds):
             self.release(seat)
         self.cancel_close()

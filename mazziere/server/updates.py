@@ -60,11 +60,13 @@ def table_update(
     log: list[P.TableNote],
     log_from: int,
     extra_view: dict[str, Any] | None = None,
+    recent: list[P.Recent] | None = None,
 ) -> P.TableUpdate:
     """The update for ``seat`` (``None``: one who just left, who sees no game any more).
     ``seats`` is ``None`` when this seat's last update had the same list; ``log`` the notes
     numbered ``log_from`` on (see :func:`notes_for`). ``extra_view`` adds table facts to the
-    game's view (a casino session's credit)."""
+    game's view (a casino session's credit); ``recent`` is the seat's play-by-play, for a full
+    update."""
     view: dict[str, Any] | None = None
     legal: list[dict[str, Any]] = []
     if session is not None and seat is not None:
@@ -85,4 +87,5 @@ def table_update(
         time_left=time_left,
         log=log,
         log_from=log_from,
+        recent=recent,
     )

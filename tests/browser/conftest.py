@@ -16,6 +16,20 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 from .harness import CHROMIUM_ARGS, LiveServer, Watch, new_context, run_server
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A browser test that fails is run again, at most twice (pytest-rerunfailures).
+
+    These tests drive a real Chromium against a real server on a shared 2-core machine, and a
+    few depend on timing the page cannot control (a frame late under load). A rerun is
+    reported (``R`` in the progress line, "rerun" in the summary), so a flaky test stays
+    visible; a test that fails three times fails the run. Only this folder's tests get it.
+    """
+    here = __file__.rsplit("/", 1)[0]
+    for item in items:
+        if str(item.path).startswith(here):
+            item.add_marker(pytest.mark.flaky(reruns=2))
+
+
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     with run_server(tmp_path_factory.mktemp("server")) as s:

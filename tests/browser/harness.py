@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import threading
 import time
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import uvicorn
-from playwright.sync_api import Browser, BrowserContext, Page, Response, ViewportSize
+from playwright.sync_api import Browser, BrowserContext, Page, Response, Route, ViewportSize
 
 from mazziere.server.app import create_app
 from mazziere.server.context import Server, Settings
@@ -106,8 +107,22 @@ class Watch:
         assert not self.outside, f"requests outside the server: {self.outside}"
 
 
-def new_context(browser: Browser, live: LiveServer, watch: Watch, **kw: Any) -> BrowserContext:
+def unpaced(route: Route) -> None:
+    """A table created by a test plays its computer players' moves at once (``bot_delay`` 0)
+    unless the test asks for a paced context: the form sends the catalog's default pace."""
+    body = route.request.post_data_json if route.request.method == "POST" else None
+    if isinstance(body, dict):
+        route.continue_(post_data=json.dumps({**body, "bot_delay": 0}))
+    else:
+        route.continue_()
+
+
+def new_context(
+    browser: Browser, live: LiveServer, watch: Watch, paced: bool = False, **kw: Any
+) -> BrowserContext:
     ctx = browser.new_context(viewport=kw.pop("viewport", LAPTOP), locale="en-GB", **kw)
+    if not paced:
+        ctx.route(re.compile(r".*/api/tables$"), unpaced)
     # English unless a test switches; the page's own switch stores the choice
     ctx.add_init_script(
         "try { if (!localStorage.getItem('mazziere.lang')) localStorage.setItem('mazziere.lang',"

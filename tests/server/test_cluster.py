@@ -383,3 +383,57 @@ async def test_sigkill_one_process_mid_hand_the_other_takes_its_tables_over(
         await hs.aclose()
     rc, out = ledger_check(tmp_path, pg_url)
     assert rc == 0, out
+
+
+@needs_both
+def test_workers_each_listen_on_the_port_and_a_dead_one_is_started_again(
+    tmp_path: Path, pg_url: str, prefix: str
+) -> None:
+    """``--workers 2``: two processes, each with its own listening socket on the one port
+    (SO_REUSEPORT, mazziere/server/workers.py), so that new connections are spread over both
+    by the kernel; a worker killed with SIGKILL is replaced; SIGTERM stops every worker."""
+    port = free_port()
+    cmd = serve_cmd(port, tmp_path, pg_url, prefix, "--workers", "2")
+    log = tmp_path / "supervisor.log"
+    with log.open("wb") as out:
+        popen = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=out)
+    try:
+
+        def processes(tries: int = 400) -> dict[str, int]:
+            """Process name -> how many of ``tries`` fresh connections it answered."""
+            seen: dict[str, int] = {}
+            for _ in range(tries):
+                with (
+                    contextlib.suppress(httpx.HTTPError),
+                    httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=2) as c,
+                ):
+                    r = c.get("/health")
+                    if r.status_code == 200:
+                        name = r.json()["process"]
+                        seen[name] = seen.get(name, 0) + 1
+            return seen
+
+        deadline = time.monotonic() + 90
+        seen: dict[str, int] = {}
+        while time.monotonic() < deadline and len(seen) < 2:
+            seen = processes(40)
+            time.sleep(0.3)
+        assert len(seen) == 2, (seen, log.read_text()[-3000:])
+        spread = processes()
+        assert len(spread) == 2 and min(spread.values()) >= 100, spread  # not all on one
+        victim = next(iter(spread)).split(".")[1]  # host.pid.random
+        os.kill(int(victim), signal.SIGKILL)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            now = processes(40)
+            if len(now) == 2 and all(p.split(".")[1] != victim for p in now):
+                break
+            time.sleep(0.5)
+        assert len(now) == 2 and all(p.split(".")[1] != victim for p in now), now
+        pids = {int(p.split(".")[1]) for p in now}
+    finally:
+        popen.send_signal(signal.SIGTERM)
+        popen.wait(30)
+    assert popen.returncode is not None
+    time.sleep(0.5)
+    assert not [pid for pid in pids if Path(f"/proc/{pid}").exists()]  # no worker left behind

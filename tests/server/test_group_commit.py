@@ -100,3 +100,56 @@ async def test_steps_of_many_jobs_are_inserted_together_and_a_clash_fails_alone(
         seqs = (await db.scalars(select(HandAction.seq).where(HandAction.hand_id == hand))).all()
         assert sorted(seqs) == [1, 2, 3, 4, 5, 6]
         assert await db.scalar(select(func.count()).select_from(HandAction)) == 6
+
+
+async def test_fences_of_a_batch_are_checked_together_and_a_moved_table_fails_alone(
+    database: Database,
+) -> None:
+    """Every table's fencing check in one group commit is one statement at the end of the
+    batch (docs/scaling.md); a table another process took is refused alone: its write is
+    rolled back while the other tables' writes commit."""
+    from mazziere.server.store import tables as table_rows
+    from mazziere.server.store.models import GameTable
+
+    async with database.write() as db:
+        rows = [await table_rows.create(db, "uno", f"t{i}", {}, 2, None, 30.0) for i in range(3)]
+    ids = [r.id for r in rows]
+    async with database.write() as db:
+        for t in ids:
+            assert await table_rows.take_fence(db, t, 1)
+        assert await table_rows.take_fence(db, ids[1], 2)  # another process took table 1
+
+    def job(table_id: int):  # type: ignore[no-untyped-def]
+        async def write(db: AsyncSession) -> int:
+            await table_rows.check_fence(db, table_id, 1)
+            await table_rows.set_status(db, table_id, "playing")
+            return table_id
+
+        return write
+
+    statements: list[str] = []
+
+    def count(conn, cursor, statement, *args):  # type: ignore[no-untyped-def]
+        if "fence" in statement and statement.lstrip().upper().startswith("UPDATE"):
+            statements.append(statement)
+
+    from sqlalchemy import event
+
+    engine = database.engine.sync_engine if database._sync is None else None
+    sync_bind = engine or database._sync.kw["bind"]  # type: ignore[union-attr]
+    event.listen(sync_bind, "before_cursor_execute", count)
+    try:
+        got = await asyncio.gather(
+            *(database.commit_together(job(t)) for t in ids), return_exceptions=True
+        )
+    finally:
+        event.remove(sync_bind, "before_cursor_execute", count)
+    assert got[0] == ids[0] and got[2] == ids[2]
+    assert isinstance(got[1], table_rows.Fenced) and got[1].code == "table_moved"
+    async with database.session() as db:
+        status = {t: (await db.get(GameTable, t)).status for t in ids}  # type: ignore[union-attr]
+    assert status == {ids[0]: "playing", ids[1]: "open", ids[2]: "playing"}
+    # the first (grouped) attempt checked the three fences in one statement; the retry job by
+    # job made one each
+    assert len(statements) <= 1 + len(ids)
+    assert statements and "IN" in statements[0].upper()

@@ -47,6 +47,7 @@ async def test_poker_table_with_its_own_ante_and_bankroll(db_url: str, tmp_path:
             "level": "easy",
             "preset": "classic32",
             "options": {"ante": 10, "bankroll": 300},
+            "bot_delay": 0,  # the table's pace (the test client asks for none), beside the game's
         }
 
 

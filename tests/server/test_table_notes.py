@@ -353,3 +353,30 @@ async def test_the_seat_list_is_built_once_per_change_not_once_per_recipient(
         assert built == []
         for c in clients:
             await c.close()
+
+
+async def test_a_full_update_carries_the_seats_play_by_play_in_order(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Issue 13 item 3: a join (a reload, a second device) gets the seat's recent events and
+    the table's notes as one ordered list; other updates carry none."""
+    async with live_server(db_url, tmp_path) as live:
+        a = await live.signup("aldo")
+        table = await uno_table(live, a["token"], seats=3, decision_seconds=3600)
+        ca = await live.connect(a["token"])
+        first = await seat_at(ca, table)
+        assert first["full"] and [r["note"]["note"] for r in first["recent"]] == ["seated"]
+        n = len(ca.messages)
+        await ca.send({"type": "start", "table": table})
+        started = await ca.wait(lambda m: m["type"] == "table" and m["view"], start=n)
+        assert not started["full"] and started["recent"] is None
+        sent = [e for m in table_updates(ca, table, n) for e in m["events"]]
+        # the page opens the table again: the same lines, in the order they happened
+        n = len(ca.messages)
+        await ca.send({"type": "join", "table": table})
+        again = await ca.wait(lambda m: m["type"] == "table" and m["full"], start=n)
+        lines = again["recent"]
+        kinds = ["note:" + r["note"]["note"] if "note" in r else "event" for r in lines]
+        assert kinds[:2] == ["note:seated", "note:hand_started"], kinds
+        assert [r["event"] for r in lines if "event" in r] == sent
+        await ca.close()

@@ -7,7 +7,13 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import Field
 
-from mazziere.game import DECISION_SECONDS, DECISION_SECONDS_MAX, TABLE_NAME_MAX
+from mazziere.game import (
+    BOT_DELAY,
+    BOT_DELAY_MAX,
+    DECISION_SECONDS,
+    DECISION_SECONDS_MAX,
+    TABLE_NAME_MAX,
+)
 from mazziere.server import protocol as P
 from mazziere.server.routes.deps import Body, Me, Srv
 from mazziere.server.store import tables as table_rows
@@ -24,6 +30,7 @@ class NewTable(Body):
     seats: int | None = None
     bots: str | None = None
     decision_seconds: float = Field(default=DECISION_SECONDS, gt=0, le=DECISION_SECONDS_MAX)
+    bot_delay: float = Field(default=BOT_DELAY, ge=0, le=BOT_DELAY_MAX)
     min_stake: int | None = Field(default=None, ge=0, le=P.MAX_CENTS)
     max_stake: int | None = Field(default=None, ge=0, le=P.MAX_CENTS)
     level: str | None = None
@@ -63,6 +70,7 @@ async def tables(server: Srv) -> list[dict[str, Any]]:
 async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, Any]:
     req = body.model_dump(exclude_none=True)
     config, seats = new_table_config(body.game, req)
+    config["bot_delay"] = body.bot_delay  # the table's pace, beside its game's config
     token = None
     async with server.db.write() as db:
         row = await table_rows.create(

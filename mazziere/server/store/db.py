@@ -197,6 +197,9 @@ class Database:
 
 
 _DEFERRED = "mazziere.deferred_inserts"
+_CHECKS = "mazziere.deferred_checks"
+Check = Callable[[AsyncSession, list[Any]], Awaitable[None]]
+"""A check run once for a whole group commit, on every job's items (it raises to refuse)."""
 
 
 def defer_insert(db: AsyncSession, table: Table, rows: list[dict[str, Any]]) -> bool:
@@ -211,16 +214,35 @@ def defer_insert(db: AsyncSession, table: Table, rows: list[dict[str, Any]]) -> 
     return True
 
 
+def defer_check(db: AsyncSession, check: Check, item: Any) -> bool:
+    """In a group commit, queue ``item`` for ``check``, which the batch runs once on every
+    job's items after their writes and before it commits (one statement for the batch instead
+    of one a job: the fencing check was 22% of a server process's CPU under load, one UPDATE
+    round trip a job). Raising refuses the whole batch, which is then retried job by job, so
+    only the job whose item fails is refused. False outside a group commit: the caller checks
+    at once."""
+    pending: dict[Check, list[Any]] | None = db.info.get(_CHECKS)
+    if pending is None:
+        return False
+    pending.setdefault(check, []).append(item)
+    return True
+
+
 async def _jobs_then_deferred(db: AsyncSession, jobs: list[Job]) -> list[Any]:
     pending: dict[Table, list[dict[str, Any]]] = {}
+    checks: dict[Check, list[Any]] = {}
     db.info[_DEFERRED] = pending
+    db.info[_CHECKS] = checks
     try:
         results = [await job(db) for job in jobs]
         for table, rows in pending.items():
             await db.execute(insert(table), rows)
+        for check, items in checks.items():
+            await check(db, items)
         return results
     finally:
         db.info.pop(_DEFERRED, None)
+        db.info.pop(_CHECKS, None)
 
 
 class _InlineSession:

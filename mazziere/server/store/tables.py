@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Table, select, update
+from sqlalchemy import CursorResult, Table, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.errors import MazziereError
+from mazziere.server.store.db import defer_check
 from mazziere.server.store.models import GameTable
 
 
@@ -70,10 +71,30 @@ async def take_fence(db: AsyncSession, table_id: int, token: int) -> bool:
 async def check_fence(db: AsyncSession, table_id: int, token: int) -> None:
     """Refuse the transaction unless ``token`` is still the table's fence. An UPDATE (not a
     SELECT): it locks the row until this transaction ends, so a new owner's :func:`take_fence`
-    waits for it, and then reads everything it wrote."""
+    waits for it, and then reads everything it wrote.
+
+    In a group commit the check is deferred to the end of the batch and made once for every
+    table of the batch (:func:`check_fences`): still in the same transaction, before its
+    commit, so a write is refused exactly when it would have been refused here."""
+    if not defer_check(db, check_fences, (table_id, token)):
+        await check_fences(db, [(table_id, token)])
+
+
+async def check_fences(db: AsyncSession, fences: list[tuple[int, int]]) -> None:
+    """One UPDATE that locks every ``(table, token)`` row still holding its token; raises
+    :class:`Fenced` naming the first table whose fence moved on."""
     t = cast(Table, GameTable.__table__)
-    res = await db.execute(
-        update(t).where(t.c.id == table_id, t.c.fence == token).values(fence=token)
+    wanted = dict(fences)
+    held = set(
+        (
+            await db.scalars(
+                update(t)
+                .where(tuple_(t.c.id, t.c.fence).in_(list(wanted.items())))
+                .values(fence=t.c.fence)
+                .returning(t.c.id)
+            )
+        ).all()
     )
-    if not cast(CursorResult[Any], res).rowcount:
-        raise Fenced(f"table {table_id} is now served by another process", "table_moved")
+    for table_id in wanted:
+        if table_id not in held:
+            raise Fenced(f"table {table_id} is now served by another process", "table_moved")

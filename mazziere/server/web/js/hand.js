@@ -6,7 +6,7 @@
 // Keyboard: every card is a button; Space selects/lowers, Enter plays, arrows move between cards.
 // Only what the server lists as legal can be played: other cards are dimmed and inert.
 import { COLORS, colorDot, unoCard } from './cards.js';
-import { t } from './i18n.js';
+import { t, tt } from './i18n.js';
 import { fill, h, modal } from './ui.js';
 
 /**
@@ -101,6 +101,8 @@ export class UnoHand {
     if (changed) {
       this.cards = this.codes.map((code, i) => this.makeCard(code, i));
       fill(this.el, ...this.cards);
+      // the CSS overlaps the cards as much as the row needs to hold them all on one line
+      this.el.style.setProperty('--n', String(this.cards.length));
       this.sel = [];
     } else if (!this.isPrefix(previous)) {
       this.sel = [];
@@ -248,7 +250,7 @@ export class UnoHand {
       const face = unoCard(codes[codes.length - 1]);
       fill(this.ghost, face, codes.length > 1 ? h('span', { class: 'ghost-count' }, `×${codes.length}`) : '');
       this.ghost.setAttribute('aria-label', t('uno.play_selected'));
-      this.ghost.title = t('uno.ghost_hint');
+      this.ghost.title = tt('uno.ghost_hint');
     }
     this.onSelectionChange();
   }
@@ -283,6 +285,8 @@ export class UnoHand {
       document.body.append(d.float);
       d.el.classList.add('drag-src');
     }
+    d.lastX = e.clientX;
+    d.lastY = e.clientY;
     d.float.style.left = `${e.clientX - d.dx}px`;
     d.float.style.top = `${e.clientY - d.dy}px`;
     this.ghost.classList.toggle('drop-hover', this.overDrop(e));
@@ -293,7 +297,9 @@ export class UnoHand {
     if (!d || e.pointerId !== d.id) return;
     this.drag = null;
     if (!d.started) return;
-    const over = this.overDrop(e);
+    // a cancelled pointer (the browser took it over) says no position: the last one it had
+    const at = e.type === 'pointercancel' ? { clientX: d.lastX, clientY: d.lastY } : e;
+    const over = this.overDrop(at);
     this.cleanupDrag(d);
     // the click that follows the drag must not lower the card
     this.suppressClick = true;

@@ -40,6 +40,16 @@ export function has(key) {
   return key in DICTS[lang] || key in DICTS.en;
 }
 
+/** Whether this screen is worked by touch (no hover, a coarse pointer: a phone, a tablet). */
+export function touchScreen() {
+  return typeof matchMedia === 'function' && matchMedia('(hover: none) and (pointer: coarse)').matches;
+}
+
+/** `key`, or its `_touch` wording ("tap" for "click") on a touch screen when there is one. */
+export function tt(key, params = {}) {
+  return t(touchScreen() && has(`${key}_touch`) ? `${key}_touch` : key, params);
+}
+
 /** The raw value of a key (string or array), falling back to English, then the key. */
 export function raw(key) {
   if (key in DICTS[lang]) return DICTS[lang][key];

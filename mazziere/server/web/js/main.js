@@ -7,6 +7,7 @@ import lobbyPage from './pages/lobby.js';
 import rulesPage from './pages/rules.js';
 import tablePage from './pages/table.js';
 import walletPage from './pages/wallet.js';
+import { applyPrefs } from './prefs.js';
 import { GameSocket } from './socket.js';
 import { add, clear, h, toast } from './ui.js';
 
@@ -61,6 +62,7 @@ export const app = {
 };
 // A handle for people and tests poking at the page from the console.
 window.mazziere = app;
+applyPrefs();
 
 // ------------------------------------------------------------------------------- header
 function renderTopbar() {

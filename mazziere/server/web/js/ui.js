@@ -89,10 +89,13 @@ export function modal({ title, body = null, choices = [], cancel = true, classNa
     const previous = document.activeElement;
     const done = (value) => {
       document.removeEventListener('keydown', onKey, true);
+      window.removeEventListener('hashchange', onLeave);
       back.remove();
       if (previous && previous.focus) previous.focus();
       resolve(value);
     };
+    // a dialog belongs to the page that opened it: going to another page closes it, unanswered
+    const onLeave = () => done(null);
     const onKey = (e) => {
       if (e.key === 'Escape' && cancel) {
         e.preventDefault();
@@ -123,6 +126,7 @@ export function modal({ title, body = null, choices = [], cancel = true, classNa
     const back = h('div', { class: 'modal-back', onclick: (e) => e.target === back && cancel && done(null) }, dialog);
     document.body.append(back);
     document.addEventListener('keydown', onKey, true);
+    window.addEventListener('hashchange', onLeave);
     (buttons[0] || dialog).focus();
   });
 }

@@ -6,6 +6,11 @@ import { t, tNodes } from '../i18n.js';
 import { clear, h } from '../ui.js';
 
 const MAX = 250;
+/**
+ * A table event a note already says (one line per thing that happened): a time-out, and the
+ * table's hand_started (with the hand's record `id`; a game's own hand_started has no id).
+ */
+const saidByNotes = (e) => e.tag === 'auto_played' || (e.tag === 'hand_started' && 'id' in e);
 
 /**
  * A table note in words (a node), or null for a note this client does not know.
@@ -38,6 +43,14 @@ export function describeNote(n, ctx) {
     default:
       return null;
   }
+}
+
+/** Notes that come before the events of the update that carries them (what caused them). */
+const LEADING = new Set(['seated', 'held', 'substituted', 'left', 'hand_started', 'timed_out']);
+
+/** Whether a table note goes before its update's events in the log (see table.js). */
+export function leadsEvents(n) {
+  return LEADING.has(n?.note);
 }
 
 /**
@@ -81,13 +94,20 @@ export class LogPanel {
     this.render();
   }
 
+  /** Take these entries in place of the log's (the server's play-by-play of this seat). */
+  replace(items) {
+    this.entries.splice(0, this.entries.length, ...items.filter((x) => x.text));
+    this.render();
+  }
+
   render() {
     clear(this.list);
     const items = [];
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i];
-      // a time-out's note says it, naming the moves: its bare event would say it twice
-      if (e.kind === 'event' && eventOf(e.text).tag === 'auto_played') continue;
+      // a time-out's note says it, naming the moves, and a hand's start note says it started:
+      // their bare events would say it twice
+      if (e.kind === 'event' && saidByNotes(eventOf(e.text))) continue;
       const words = e.kind === 'event' ? describeEvent(e.text, this.ctx) : describeNote(e.text, this.ctx);
       const body = e.kind === 'event' || !words ? words : h('span', { class: `ev ev-note note-${e.text.note}` }, words);
       if (body) items.push(h('li', { class: `log-${e.kind}` }, body));

@@ -6,6 +6,7 @@
 //   readLegal(legal, msg)  the structured legal actions as the view uses them (default: as sent)
 //   draw(msg, previous)    draw the table for this update
 //   lockChanged()          redraw what depends on the lock (buttons, a hand)
+//   animate(msg)           animate the update's events (cards travelling), after draw
 import { h } from '../ui.js';
 
 export class TableView {
@@ -40,9 +41,14 @@ export class TableView {
     this.locked = false;
     this.legal = this.readLegal(msg.legal, msg);
     this.draw(msg, previous);
+    // the update's events, animated as they come (cards travelling; see motion.js)
+    if (previous && msg.events?.length) this.animate(msg);
   }
 
   draw() {}
+
+  /** Animate what this update's events tell (a card played, drawn, dealt); default none. */
+  animate() {}
 
   /** Send an action's text; the controls stay locked until the server answers. */
   send(text) {

@@ -5,7 +5,7 @@ import { get } from '../api.js';
 import { colorDot, miniPoker, miniUno, pokerCard, unoBack, unoCard } from '../cards.js';
 import { actionWords, describeEvent, eventOf, hands, list } from '../events.js';
 import '../games/index.js';
-import { dateTime, money, t } from '../i18n.js';
+import { dateTime, has, money, t } from '../i18n.js';
 import { add, clear, fill, h, showError } from '../ui.js';
 
 /**
@@ -183,7 +183,8 @@ export default {
 
     // the server sends each step's action structured (step.act: {text, kind, ...fields}); its
     // game puts it in words (games/<game>/events.js)
-    const actionText = (step) => (step.act ? actionWords(data.game, step.act, nameOf) : step.action);
+    const actionText = (step) =>
+      step.act ? actionWords(data.game, step.act, nameOf) : has(`act.${step.action}`) ? t(`act.${step.action}`) : step.action;
 
     const drawBoard = () => {
       const f = frames[k];

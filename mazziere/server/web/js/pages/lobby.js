@@ -105,7 +105,7 @@ function settingInput(game, s, testid = s.name.replaceAll('_', '-')) {
   const el = h('input', {
     ...attrs,
     type: 'number',
-    step: cents ? 0.01 : 1,
+    step: cents ? 0.01 : s.type === 'float' ? 'any' : 1,
     min: min === undefined ? null : min / scale,
     max: s.max === undefined ? null : s.max / scale,
     value: cents ? (s.default / 100).toFixed(2) : s.default,
@@ -143,6 +143,98 @@ function optionInput(o, testid) {
     return whole ? Math.round(n) : n;
   };
   return el;
+}
+
+/**
+ * Any option of the catalog as a form field set to a preset's value: a checkbox (bool), a list
+ * (choice), a number (int, float; empty when nullable), or text for a tuple (numbers separated
+ * by commas; groups of numbers by spaces within a group: "0 2, 1 3"). `read()` gives the value
+ * in the catalog's type, `set(v)` shows a value.
+ */
+function optionField(game, o) {
+  let el;
+  const attrs = { name: o.name, title: o.doc, 'data-testid': `opt-${o.name}` };
+  if (o.type === 'bool') {
+    el = h('input', { type: 'checkbox', ...attrs });
+    el.read = () => el.checked;
+    el.set = (v) => (el.checked = Boolean(v));
+    return { o, el, label: h('label', { class: 'check', title: o.doc }, el, h('span', {}, optionLabel(game, o.name))) };
+  }
+  if (o.type === 'choice') {
+    el = h('select', attrs, o.choices.map((v) => h('option', { value: String(v) }, choiceLabel(game, o.name, v))));
+    el.read = () => o.choices.find((v) => String(v) === el.value);
+    el.set = (v) => (el.value = String(v));
+  } else if (o.type === 'int' || o.type === 'float') {
+    el = optionInput(o, attrs['data-testid']);
+    el.read = () => el.readValue();
+    el.set = (v) => (el.value = v === null || v === undefined ? '' : String(v));
+    if (o.nullable) el.placeholder = t('create.none');
+  } else {
+    const nested = o.item?.type === 'tuple';
+    el = h('input', { type: 'text', spellcheck: 'false', ...attrs });
+    const nums = (text) => text.trim().split(/\s+/).filter(Boolean).map(Number);
+    el.read = () => {
+      const parts = el.value.split(',').filter((x) => x.trim());
+      return nested ? parts.map(nums) : parts.map((x) => Number(x.trim()));
+    };
+    el.set = (v) => (el.value = (v || []).map((x) => (Array.isArray(x) ? x.join(' ') : String(x))).join(', '));
+  }
+  return { o, el, label: field(optionLabel(game, o.name), el) };
+}
+
+const sameValue = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** Say why a field is refused, under it (empty text: nothing to say). */
+function fieldError(input, text) {
+  const box = input.closest('.field') || input.parentElement;
+  let note = box.querySelector(':scope > .field-error');
+  if (!note) {
+    note = h('small', { class: 'field-error', role: 'alert', 'data-testid': `field-error-${input.name}` });
+    box.append(note);
+  }
+  note.textContent = text;
+  note.hidden = !text;
+  input.setAttribute('aria-invalid', String(Boolean(text)));
+}
+
+function clearFieldErrors(form) {
+  form.querySelectorAll('.field-error').forEach((n) => {
+    n.textContent = '';
+    n.hidden = true;
+  });
+  form.querySelectorAll('[aria-invalid=true]').forEach((i) => i.setAttribute('aria-invalid', 'false'));
+}
+
+/**
+ * Check the visible fields against their limits (the catalog's, set as min/max on each input);
+ * say what is wrong under each refused one. Returns the first refused input, or null.
+ */
+function checkFields(form) {
+  let first = null;
+  for (const input of form.querySelectorAll('input, select, textarea')) {
+    if (input.closest('[hidden]') || input.checkValidity()) continue;
+    const v = input.validity;
+    let text = input.validationMessage;
+    if (v.rangeUnderflow) text = t('create.err_min', { min: input.min });
+    else if (v.rangeOverflow) text = t('create.err_max', { max: input.max });
+    else if (v.badInput || v.stepMismatch) text = t('create.err_number');
+    else if (v.valueMissing) text = t('create.err_missing');
+    fieldError(input, text);
+    first ??= input;
+  }
+  return first;
+}
+
+/** A refusal from the server that names a field (an option's name): said under that field too. */
+function placeServerError(form, message) {
+  for (const input of form.querySelectorAll('[name]')) {
+    if (input.closest('[hidden]')) continue;
+    if (new RegExp(`\\b${input.name}\\b`).test(message || '')) {
+      input.closest('details')?.setAttribute('open', '');
+      fieldError(input, message);
+      return;
+    }
+  }
 }
 
 /** Inputs side by side, two a row. */
@@ -183,20 +275,14 @@ function unoSection(g) {
   );
   const target = h('input', { type: 'number', name: 'target', step: 1, title: opts.target.doc });
   const hands = h('input', { type: 'number', name: 'fixed_hands', step: 1, title: opts.fixed_hands.doc });
-  const choices = FEATURED_CHOICES.filter((k) => opts[k]?.type === 'choice').map((k) => ({
-    k,
-    el: h(
-      'select',
-      { name: k, title: opts[k].doc },
-      h('option', { value: '' }, t('create.preset_default')),
-      opts[k].choices.map((v) => h('option', { value: v }, choiceLabel('uno', k, v))),
-    ),
-  }));
-  const flags = FEATURED_FLAGS.filter((k) => opts[k]?.type === 'bool').map((k) => ({
-    k,
-    el: h('input', { type: 'checkbox', name: k, 'data-testid': `opt-${k}` }),
-  }));
-  const extra = h('textarea', { name: 'extra', rows: 2, placeholder: '{"hand_size": 5}', spellcheck: 'false' });
+  // every other option of the catalog, as form fields under "More options": the featured ones
+  // first, then the rest (the players, dealing, the +4, scoring, timers...)
+  const SHOWN = new Set(['match', 'target', 'fixed_hands', 'min_players', 'max_players']);
+  const order = [...FEATURED_FLAGS, ...FEATURED_CHOICES];
+  const more = [...g.options]
+    .filter((o) => !SHOWN.has(o.name))
+    .sort((a, b) => (order.includes(b.name) ? 1 : 0) - (order.includes(a.name) ? 1 : 0))
+    .map((o) => optionField('uno', o));
   const targetField = field(t('create.target'), target);
   const handsField = field(t('create.fixed_hands'), hands);
   const syncMatch = () => {
@@ -212,7 +298,7 @@ function unoSection(g) {
     presetDesc.textContent = presetDoc('uno', p);
     target.value = p.target;
     hands.value = p.fixed_hands;
-    for (const { k, el } of flags) el.checked = Boolean(p.values[k]);
+    for (const { o, el } of more) el.set(p.values[o.name]);
     syncMatch();
   };
   preset.addEventListener('change', syncPreset);
@@ -236,16 +322,9 @@ function unoSection(g) {
       h(
         'div',
         { class: 'checks' },
-        flags.map(({ k, el: box }) =>
-          h('label', { class: 'check', title: opts[k].doc }, box, h('span', {}, optionLabel('uno', k))),
-        ),
+        more.filter((x) => x.o.type === 'bool').map((x) => x.label),
       ),
-      h(
-        'div',
-        { class: 'field-row' },
-        choices.map(({ k, el: sel }) => field(optionLabel('uno', k), sel)),
-      ),
-      field(t('create.extra'), extra, t('create.extra_hint')),
+      h('div', { class: 'options-grid' }, more.filter((x) => x.o.type !== 'bool').map((x) => x.label)),
     ),
   );
   const body = () => {
@@ -256,9 +335,11 @@ function unoSection(g) {
     const m = match.value || p.match;
     if (m === 'target_points' && Number(target.value) !== p.target) options.target = Number(target.value);
     if (m === 'fixed_hands' && Number(hands.value) !== p.fixed_hands) options.fixed_hands = Number(hands.value);
-    for (const { k, el: box } of flags) if (box.checked !== Boolean(p.values[k])) options[k] = box.checked;
-    for (const { k, el: sel } of choices) if (sel.value) options[k] = sel.value;
-    if (extra.value.trim()) Object.assign(options, JSON.parse(extra.value));
+    // only what differs from the preset travels
+    for (const { o, el } of more) {
+      const v = el.read();
+      if (!sameValue(v, p.values[o.name])) options[o.name] = v;
+    }
     if (Object.keys(options).length) out.options = options;
     return out;
   };
@@ -267,7 +348,19 @@ function unoSection(g) {
 }
 
 /** Draw poker: preset, computer level, and the featured options over the preset. */
-const POKER_FEATURED = ['ante', 'bankroll'];
+const POKER_FEATURED = ['ante', 'bankroll', 'max_raises', 'item_value'];
+
+/** The computer's items as a list field: names separated by commas ("hat, scarf, watch"). */
+function itemsInput(o) {
+  const el = h('input', { type: 'text', name: o.name, title: o.doc, 'data-testid': 'poker-items', spellcheck: 'false' });
+  el.readValue = () =>
+    el.value
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
+  el.setValue = (names) => (el.value = (names || []).join(', '));
+  return el;
+}
 
 function pokerSection(g) {
   const settings = Object.fromEntries(g.settings.map((s) => [s.name, s]));
@@ -278,12 +371,14 @@ function pokerSection(g) {
   const presetDesc = h('small', { class: 'hint' });
   const numbers = POKER_FEATURED.filter((k) => opts[k]?.type === 'int').map((k) => ({
     k,
-    el: optionInput(opts[k], `poker-${k}`),
+    el: optionInput(opts[k], `poker-${k.replaceAll('_', '-')}`),
   }));
+  const items = opts.items ? itemsInput(opts.items) : null;
   const syncPreset = () => {
     const p = current();
     presetDesc.textContent = presetDoc('poker', p);
     for (const { k, el } of numbers) el.value = p.values[k];
+    items?.setValue(p.values.items);
   };
   preset.addEventListener('change', syncPreset);
   const el = h(
@@ -292,6 +387,7 @@ function pokerSection(g) {
     h('div', { class: 'field-row' }, field(settingLabel('preset'), preset), field(settingLabel('level'), level)),
     presetDesc,
     rows(numbers.map(({ k, el: input }) => field(optionLabel('poker', k), input))),
+    items ? field(optionLabel('poker', 'items'), items, t('poker.items_hint')) : null,
     has('create.poker_hint') ? h('p', { class: 'hint' }, t('create.poker_hint')) : null,
   );
   // only what differs from the preset travels, as UNO's options do
@@ -302,6 +398,10 @@ function pokerSection(g) {
     for (const { k, el: input } of numbers) {
       const v = input.readValue();
       if (v !== null && v !== p.values[k]) options[k] = v;
+    }
+    if (items) {
+      const names = items.readValue();
+      if (names.join(',') !== (p.values.items || []).join(',')) options.items = names;
     }
     if (Object.keys(options).length) out.options = options;
     return out;
@@ -501,6 +601,8 @@ export default {
       'data-testid': 'table-name',
     });
     const seconds = settingInput('table', byName(cat.table, 'decision_seconds'), 'decision-seconds');
+    // how long each computer player thinks before a move (the server paces the table)
+    const pace = settingInput('table', byName(cat.table, 'bot_delay'), 'bot-delay');
 
     const builders = { uno: unoSection, poker: pokerSection };
     const sections = cat.games.map((g) => (builders[g.name] || plainSection)(g));
@@ -508,7 +610,7 @@ export default {
 
     const body = () => {
       const g = formState.game;
-      const out = { game: g, name: name.value.trim(), decision_seconds: readSetting(seconds) };
+      const out = { game: g, name: name.value.trim(), decision_seconds: readSetting(seconds), bot_delay: readSetting(pace) };
       Object.assign(out, sections.find((s) => s.game === g).body());
       return out;
     };
@@ -526,25 +628,30 @@ export default {
       field(t('create.name'), name),
       ...sections.map((sec) => sec.el),
       field(t('create.time_limit'), seconds, t('create.time_limit_hint')),
+      field(t('create.bot_delay'), pace, t('create.bot_delay_hint')),
       error,
       submit,
     );
+    form.noValidate = true; // refusals are said in words, next to their fields
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
       error.textContent = '';
-      let req;
-      try {
-        req = body();
-      } catch {
-        error.textContent = t('create.bad_json');
+      clearFieldErrors(form);
+      const wrong = checkFields(form);
+      if (wrong) {
+        error.textContent = t('create.fix_fields');
+        wrong.closest('details')?.setAttribute('open', '');
+        wrong.focus();
         return;
       }
+      const req = body();
       submit.disabled = true;
       try {
         const tb = await post('/api/tables', req);
         await post(`/api/tables/${tb.id}/join`);
         app.go(`/table/${tb.id}`);
       } catch (err) {
+        if (err instanceof ApiError) placeServerError(form, err.message);
         error.textContent =
           err instanceof ApiError
             ? `${errorText(err.code, err.message)}${err.message && errorText(err.code, err.message) !== err.message ? ` — ${err.message}` : ''}`

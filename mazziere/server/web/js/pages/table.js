@@ -6,8 +6,10 @@
 import { get, post, session } from '../api.js';
 import { hands, eventOf } from '../events.js';
 import { VIEWS } from '../games/index.js';
-import { LogPanel, unseenNotes } from '../games/log.js';
+import { LogPanel, leadsEvents, unseenNotes } from '../games/log.js';
 import { money, t } from '../i18n.js';
+import { speedPicker } from '../motion.js';
+import { prefButtons, soundsFor } from '../prefs.js';
 import { clear, errorText, fill, h, modal, showError, toast } from '../ui.js';
 
 /**
@@ -37,6 +39,8 @@ export default {
       t('table.leave'),
     );
     this.errorBox = h('p', { class: 'table-error', role: 'alert', hidden: true, 'data-testid': 'table-error' });
+    // a spectator (the table had no free seat): the table without a hand
+    this.watchBanner = h('p', { class: 'watching-banner', hidden: true, 'data-testid': 'watching-banner' }, t('table.watching'));
     this.body = h('div', { class: 'table-body' }, h('p', { class: 'loading' }, t('table.joining')));
     root.append(
       h(
@@ -46,10 +50,39 @@ export default {
         this.badge,
         this.title,
         h('span', { class: 'spacer' }),
+        // this player's settings (animations, colour-blind mode, sounds) and the table's link
+        h(
+          'details',
+          { class: 'table-menu' },
+          h(
+            'summary',
+            { class: 'btn btn-ghost btn-small', 'data-testid': 'table-menu', title: t('table.settings') },
+            h('span', { 'aria-hidden': 'true' }, '⚙'),
+            h('span', { class: 'menu-label' }, ` ${t('table.settings')}`),
+          ),
+          h(
+            'div',
+            { class: 'table-menu-body' },
+            speedPicker(),
+            ...prefButtons(),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'btn btn-ghost btn-small',
+                'data-action': 'share',
+                title: t('table.share_hint'),
+                onclick: () => this.share(),
+              },
+              t('table.share'),
+            ),
+          ),
+        ),
         this.rulesLink,
         this.leaveBtn,
       ),
       this.errorBox,
+      this.watchBanner,
       this.body,
     );
 
@@ -83,6 +116,9 @@ export default {
     app.socket.addEventListener('hello', this.onHello);
     app.socket.addEventListener('state', this.onState);
     this.onState();
+    // the table fills the window below the page's top: its height follows the window's
+    this.onResize = () => this.fit();
+    window.addEventListener('resize', this.onResize);
     this.loadSummary();
     if (this.mem.last) this.render(this.mem.last);
     if (app.socket.state === 'open') this.join();
@@ -92,6 +128,7 @@ export default {
     this.app.socket.removeEventListener('message', this.onMessage);
     this.app.socket.removeEventListener('hello', this.onHello);
     this.app.socket.removeEventListener('state', this.onState);
+    window.removeEventListener('resize', this.onResize);
     this.view?.destroy();
     this.view = null;
   },
@@ -163,16 +200,34 @@ export default {
     if (msg.type === 'table' && msg.table === this.id) {
       // a refusal stays in view until the table moves on (the server redraws the same state)
       if (this.errorState === undefined || msg.state_no > this.errorState) this.errorBox.hidden = true;
-      if (msg.events?.length) this.ctx.log.add('event', msg.events);
+      // one timeline: the notes that lead an update's events (a seat taken, a hand started, a
+      // time-out naming the move the server made) come before them, the others (a hand over,
+      // a session closed) after them
       const fresh = unseenNotes(this.mem, msg);
-      if (fresh.length) this.ctx.log.add('note', fresh);
+      let events = [];
+      if (msg.full && Array.isArray(msg.recent)) {
+        // the server's play-by-play of this seat, in order (this update's events and notes
+        // included): a reload or a second device shows the same log
+        this.ctx.log.replace(msg.recent.map((r) => (r.event ? { kind: 'event', text: r.event } : { kind: 'note', text: r.note })));
+        fresh.length = 0;
+      } else if (msg.events?.length) {
+        events = msg.events;
+      }
+      const leading = fresh.filter(leadsEvents);
+      if (leading.length) this.ctx.log.add('note', leading);
+      if (events.length) this.ctx.log.add('event', events);
+      const trailing = fresh.filter((n) => !leadsEvents(n));
+      if (trailing.length) this.ctx.log.add('note', trailing);
       // no seat list: it did not change since the last update
       if (!msg.seats) msg = { ...msg, seats: this.mem.last?.seats ?? this.summary?.seats ?? [] };
-      if (msg.seat === null || msg.seat === undefined) {
+      if ((msg.seat === null || msg.seat === undefined) && !msg.watching) {
         this.farewell(msg);
         return;
       }
+      this.watching = Boolean(msg.watching);
+      this.watchBanner.hidden = !this.watching;
       const credit = this.mem.last?.view?.credit;
+      soundsFor(msg, this.mem.last);
       this.mem.last = msg;
       this.render(msg);
       // the casino credit moved (top-up, stake, payout): the wallet balance did too
@@ -181,6 +236,11 @@ export default {
     } else if (msg.type === 'notice') {
       this.view?.notice?.(msg);
     } else if (msg.type === 'error' && (msg.table === this.id || msg.table === null || msg.table === undefined)) {
+      if (msg.code === 'table_full' && !this.watching) {
+        // no free seat: watch the table instead (a shared link to a full table)
+        this.send({ type: 'watch' });
+        return;
+      }
       const text = errorText(msg.code, msg.message);
       this.errorState = msg.state_no ?? this.mem.last?.state_no ?? 0;
       this.errorBox.hidden = false;
@@ -217,9 +277,48 @@ export default {
     this.leaveBtn.textContent = msg.game === 'casino' ? t('casino.close_session') : t('table.leave');
     this.view.update(msg);
     this.ctx.log.render();
+    this.fit();
+  },
+
+  /**
+   * Item 1 of issue 13: the table (its felt, the player's hand and buttons) is as tall as the
+   * window below the table's top, so every decision is in view without scrolling; the CSS
+   * lays the table out in `--table-h` (what comes after it, a narrow screen's log, scrolls).
+   */
+  fit() {
+    const top = this.body.getBoundingClientRect().top + window.scrollY;
+    const bottom = parseFloat(getComputedStyle(document.getElementById('app') ?? document.body).paddingBottom) || 0;
+    this.root.style.setProperty('--table-h', `${Math.max(260, Math.floor(window.innerHeight - top - bottom))}px`);
+  },
+
+  /** The table's address, to send to a friend: it opens this table (after signing in). */
+  shareLink() {
+    return `${location.origin}${location.pathname}#/table/${this.id}`;
+  },
+
+  async share() {
+    const link = this.shareLink();
+    this.root.dataset.shared = link;
+    try {
+      await navigator.clipboard.writeText(link);
+      toast(t('table.share_copied'), 'info');
+    } catch {
+      // no clipboard here (an insecure origin, a refusal): show the link to copy by hand
+      await modal({
+        title: t('table.share'),
+        body: h('input', { type: 'text', readonly: true, value: link, class: 'share-link', 'data-testid': 'share-link' }),
+        choices: [],
+      });
+    }
   },
 
   async leave() {
+    if (this.watching) {
+      this.send({ type: 'leave' });
+      this.watching = false;
+      this.app.go('/lobby');
+      return;
+    }
     const game = this.mem.last?.game || this.summary?.game;
     const playing = this.mem.last?.view && !this.mem.last.view.result && this.mem.last.status === 'playing';
     const text =

@@ -13,6 +13,10 @@ function describeCasino(e, who, node, ctx) {
       if (e.winner === 'player')
         return node('ev.round_won', { m: e.multiplier, payout: money(Number(e.payout)) }, 'ev-good');
       return node('ev.round_lost', { stake: money(Number(e.stake)), why: reasonText('round', e.reason) }, 'ev-bad');
+    case 'hand_ended':
+    case 'match_ended':
+      // the round's end (round_ended) says it in the casino's words: rounds, stakes, the bank
+      return null;
     default:
       return describeUno(e, who, node, ctx);
   }

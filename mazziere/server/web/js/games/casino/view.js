@@ -1,13 +1,13 @@
 // The UNO CASINO table (seed 000): one player against the bank, for money. Session credit and
 // top-up, a stake within the table's limits, the payout multiplier (x3/x2/x1) and the draws
 // left, the bank's card count, the result and the payout, and the session's time limits.
-import { colorDot, unoBack, unoCard, unoName } from '../../cards.js';
+import { colorDot, miniUnoList, unoBack, unoCard, unoName } from '../../cards.js';
 import { reasonText } from '../../events.js';
 import { UnoHand, parseLegal } from '../../hand.js';
 import { money, t } from '../../i18n.js';
 import { add, clear, Countdown, field, fill, h, icon } from '../../ui.js';
 import { TableView } from '../table-view.js';
-import { sortUno } from '../uno/view.js';
+import { animateUno, sortUno } from '../uno/view.js';
 import './events.js';
 import './messages.js';
 
@@ -92,14 +92,14 @@ export class CasinoView extends TableView {
         ),
         this.multiplier,
       ),
-      this.result,
     );
     this.play = h('div', { class: 'me-area' }, this.meBar, this.turnLine, this.hand.el, this.buttons);
     root.append(
       h(
         'div',
         { class: 'table-layout casino-layout' },
-        h('div', { class: 'table-main' }, felt, this.play, this.stakeBox),
+        // the result of a round sits by the stake of the next one (issue 13: both in view)
+        h('div', { class: 'table-main' }, felt, this.play, this.result, this.stakeBox),
         h('div', { class: 'table-side' }, this.session, ctx.log.el),
       ),
     );
@@ -107,6 +107,11 @@ export class CasinoView extends TableView {
 
   readLegal(legal) {
     return parseLegal(legal);
+  }
+
+  /** The player's and the bank's cards travel as the events tell. */
+  animate(msg) {
+    animateUno(msg, { hand: this.hand.el, seat: () => this.bank, pile: this.discard, deck: this.drawPile });
   }
 
   lockChanged() {
@@ -130,7 +135,8 @@ export class CasinoView extends TableView {
   draw(msg) {
     this.warning.hidden = true;
     const v = msg.view || {};
-    const inRound = Boolean(v.hand) && !v.result && msg.status === 'playing';
+    const watching = msg.watching === true; // a spectator: no hand, no stake
+    const inRound = Boolean(v.hand) && !v.result && msg.status === 'playing' && !watching;
     const hasRound = Boolean(v.hand);
 
     // ---- the bank
@@ -212,13 +218,15 @@ export class CasinoView extends TableView {
             : t('casino.stake_lost', { stake: money(r.stake) }),
         ),
         h('p', { class: 'muted' }, reasonText('round', r.reason)),
+        v.hand?.length ? h('p', { class: 'left-cards' }, t('casino.cards_left'), ' ', miniUnoList(sortUno(v.hand))) : null,
       );
     } else {
       this.result.hidden = true;
     }
 
     // ---- the player's hand and controls
-    this.play.hidden = !hasRound;
+    // between rounds the stake form takes the player's place (the cards left are in the result)
+    this.play.hidden = !inRound;
     const sorted = sortUno(v.hand || []);
     this.hand.update(sorted, inRound ? this.legal.plays : []);
     fill(
@@ -252,8 +260,18 @@ export class CasinoView extends TableView {
     const L = this.legal;
     const btn = (action, label, cls, onclick) => this.button(action, label, cls, onclick, this.hand.locked);
     const out = [];
-    if (this.hand.selectionPlayable())
-      out.push(btn('play', t('uno.play_selected'), 'btn-primary', () => this.hand.playSelection()));
+    // always there when a card can be played (greyed until one is raised): raising a card
+    // must not move the hand under the mouse (see the UNO view)
+    if (L.plays?.length)
+      out.push(
+        this.button(
+          'play',
+          t('uno.play_selected'),
+          'btn-primary',
+          () => this.hand.playSelection(),
+          this.hand.locked || !this.hand.selectionPlayable(),
+        ),
+      );
     if (L.words.has('draw')) out.push(btn('draw', t('casino.draw_costs'), '', () => this.word('draw')));
     if (L.words.has('pass')) out.push(btn('pass', t('uno.pass'), '', () => this.word('pass')));
     fill(this.buttons, ...out);
@@ -323,8 +341,8 @@ export class CasinoView extends TableView {
   drawStake(v, inRound) {
     const { min, max } = this.limits();
     const credit = v.credit;
-    this.stakeBox.hidden = inRound;
-    if (inRound) return;
+    this.stakeBox.hidden = inRound || this.msg?.watching === true;
+    if (inRound || this.msg?.watching) return;
     if (!this.stakeTitle) this.buildStakeForms();
     if (!this.stakeInput.value) this.stakeInput.value = (Math.min(Math.max(min, 100), max) / 100).toFixed(2);
     this.stakeInput.min = (min / 100).toFixed(2);

@@ -16,6 +16,7 @@ import { miniPoker, pokerBack, pokerCard } from '../../cards.js';
 import { list, eventOf, reasonText } from '../../events.js';
 import { cap, has, t } from '../../i18n.js';
 import { add, clear, Countdown, fill, h, icon } from '../../ui.js';
+import { fly, travelMs } from '../../motion.js';
 import { TableView } from '../table-view.js';
 import { itemName } from './events.js';
 import './messages.js';
@@ -163,6 +164,18 @@ export class PokerView extends TableView {
     return parsePokerLegal(msg.view, legal);
   }
 
+  /** The deal and the draw: cards travel from the middle to the hands. */
+  animate(msg) {
+    const step = travelMs() * 0.3;
+    if (!step) return;
+    let k = 0;
+    const place = (s) => (Number(s) === msg.seat ? this.handEl : this.opp);
+    for (const e of msg.events || []) {
+      const n = e.type === 'dealt' ? 5 : e.type === 'drew' ? Number(e.count) || 0 : 0;
+      for (let i = 0; i < Math.min(n, 5); i++) fly(pokerBack(), this.center, place(e.seat), step * k++);
+    }
+  }
+
   lockChanged() {
     if (this.locked) this.buttons.querySelectorAll('button').forEach((b) => (b.disabled = true));
     else if (this.msg) this.draw(this.msg, this.msg);
@@ -182,6 +195,7 @@ export class PokerView extends TableView {
     if (v.deal_no !== prevDeal || v.phase !== 'draw') this.marked.clear();
     const me = msg.seat ?? 0;
     const them = 1 - me;
+    this.meBar.parentElement.hidden = msg.watching === true; // a spectator has no hand
     const L = this.legal;
     const myTurn = v.current === me && v.phase !== 'over' && !v.result;
 
@@ -225,6 +239,9 @@ export class PokerView extends TableView {
         h('span', {}, this.ctx.nameOf(them)),
         v.level ? h('span', { class: 'tag' }, t(`poker.level.${v.level}`)) : null,
         v.first === them ? h('span', { class: 'tag', title: t('poker.acts_first') }, '1°') : null,
+        v.current === them && v.phase !== 'over' && !v.result
+          ? h('span', { class: 'thinking', 'data-testid': 'thinking' }, t('motion.thinking'))
+          : null,
       ),
       oppCards,
       h(
@@ -292,6 +309,7 @@ export class PokerView extends TableView {
     // ---- my hand: in the draw, click cards to mark them for replacement
     const drawing = myTurn && v.phase === 'draw';
     clear(this.handEl);
+    this.handEl.style.setProperty('--n', String((v.hand || []).length));
     (v.hand || []).forEach((code, i) => {
       const el = pokerCard(code, { tag: drawing ? 'button' : 'div', attrs: { 'data-index': i } });
       if (this.marked.has(i)) el.classList.add('marked');
@@ -413,6 +431,17 @@ export class PokerView extends TableView {
     fill(
       this.historyBox,
       h('h2', { class: 'panel-title' }, t('poker.this_deal')),
+      // the table's setup as the server plays it (issue 13: the create form's values honoured)
+      h(
+        'p',
+        { class: 'hint table-facts', 'data-testid': 'poker-setup' },
+        t('poker.setup', {
+          ante: v.ante ?? '—',
+          raises: v.max_raises ?? '—',
+          value: v.items?.[0]?.value ?? '—',
+          n: (v.items || []).length,
+        }),
+      ),
       rows.length ? h('ol', { class: 'deal-history' }, rows) : h('p', { class: 'muted' }, t('poker.no_moves')),
     );
   }

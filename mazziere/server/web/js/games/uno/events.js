@@ -27,7 +27,8 @@ export function describeUno(e, who, node, ctx) {
       return node('ev.returned', { card: miniUnoList([e.card]) }, 'ev-muted');
     case 'played': {
       const frag = node('ev.played', { who: who(e.seat), cards: miniUnoList(list(e.cards)) });
-      if (e.color) frag.append(' ', tNodes('ev.played_color', { color: colorName(e.color) }));
+      const mine = Number(e.seat) === ctx.me;
+      if (e.color) frag.append(' ', tNodes(mine ? 'ev.played_color_me' : 'ev.played_color', { color: colorName(e.color) }));
       if (e.target !== null && e.target !== undefined)
         frag.append(
           ' ',

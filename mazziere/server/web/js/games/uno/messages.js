@@ -6,17 +6,17 @@ import { register } from '../../i18n.js';
 export const en = {
   'uno.preset.classic': 'Classic',
   'uno.preset.classic.desc':
-    'Seed 003: highest card deals, a drawn card must be played, +4 only with no other playable card, challenge, catch a missed UNO, to 500 points.',
+    'Highest card deals, a drawn card must be played, +4 only with no other playable card, challenge, catch a missed UNO, to 500 points.',
   'uno.preset.mattel': 'Mattel',
   'uno.preset.mattel.desc':
     'As classic, with the +4 allowed when you hold no card of the current colour and a free drawn card.',
   'uno.preset.online': 'Online',
-  'uno.preset.online.desc': 'Seed 004: 2–4 players, random dealer, automatic UNO penalty, timer with auto-play, 3 hands.',
+  'uno.preset.online.desc': '2–4 players, random dealer, automatic UNO penalty, timer with auto-play, 3 hands.',
   'uno.preset.house': 'House rules',
   'uno.preset.house.desc':
-    'Seed 001: lowest card deals, several cards of one number at once, +2 on +2, penalty scoring to 500.',
+    'Lowest card deals, several cards of one number at once, +2 on +2, penalty scoring to 500.',
   'uno.preset.casino': 'Casino rules',
-  'uno.preset.casino.desc': 'Seed 000 as plain UNO for two: 4 and 5 cards, no bluff, no UNO call, one hand.',
+  'uno.preset.casino.desc': 'The casino’s UNO, as plain UNO for two: 4 and 5 cards, no bluff, no UNO call, one hand.',
 
   'uno.opt.match.single_hand': 'single hand',
   'uno.opt.match.target_points': 'to a points target',
@@ -85,6 +85,10 @@ export const en = {
   'uno.prompt.play': 'Your turn: double-click a card, or raise it and click its copy on the pile (or drag it there).',
   'uno.prompt.play_multi':
     'Your turn: raise one or more cards of one number, then press Play or click the copy on the pile.',
+  'uno.prompt.play_touch': 'Your turn: double-tap a card, or tap it and tap its copy on the pile (or drag it there).',
+  'uno.prompt.play_multi_touch':
+    'Your turn: tap one or more cards of one number, then press Play or tap the copy on the pile.',
+  'uno.ghost_hint_touch': 'Tap or drop here to play the raised card',
   'uno.scores': 'Scores',
   'uno.player': 'Player',
   'uno.cards': 'Cards',
@@ -144,6 +148,7 @@ export const en = {
   'ev.dealer_card_me': 'You turn {card} for the deal.',
   'ev.dealer_chosen_me': 'You deal.',
   'ev.played_me': 'You play {cards}',
+  'ev.played_color_me': 'and choose {color}',
   'ev.played_target_you': 'on you',
   'ev.skipped_me': 'You lose your turn.',
   'ev.color_chosen_me': 'You choose {color}.',
@@ -242,19 +247,19 @@ export const en = {
 export const it = {
   'uno.preset.classic': 'Classico',
   'uno.preset.classic.desc':
-    'Seed 003: distribuisce la carta più alta, la carta pescata va giocata, +4 solo senza altre carte giocabili, contestazione, UNO non dichiarato se colto, a 500 punti.',
+    'Distribuisce la carta più alta, la carta pescata va giocata, +4 solo senza altre carte giocabili, contestazione, UNO non dichiarato se colto, a 500 punti.',
   'uno.preset.mattel': 'Mattel',
   'uno.preset.mattel.desc':
     'Come il classico, con il +4 ammesso senza carte del colore in tavola e la carta pescata libera.',
   'uno.preset.online': 'Online',
   'uno.preset.online.desc':
-    'Seed 004: 2–4 giocatori, mazziere a caso, penalità UNO automatica, timer con gioco automatico, 3 smazzate.',
+    '2–4 giocatori, mazziere a caso, penalità UNO automatica, timer con gioco automatico, 3 smazzate.',
   'uno.preset.house': 'Regole della casa',
   'uno.preset.house.desc':
-    'Seed 001: distribuisce la carta più bassa, più carte dello stesso numero insieme, +2 su +2, punteggio negativo a 500.',
+    'Distribuisce la carta più bassa, più carte dello stesso numero insieme, +2 su +2, punteggio negativo a 500.',
   'uno.preset.casino': 'Regole del casinò',
   'uno.preset.casino.desc':
-    'Seed 000 come UNO semplice a due: 4 e 5 carte, niente bluff, niente dichiarazione UNO, una smazzata.',
+    'L’UNO del casinò, come UNO semplice a due: 4 e 5 carte, niente bluff, niente dichiarazione UNO, una smazzata.',
 
   'uno.opt.match.single_hand': 'smazzata singola',
   'uno.opt.match.target_points': 'a punteggio',
@@ -324,6 +329,11 @@ export const it = {
     'Tocca a te: doppio clic su una carta, oppure alzala e fai clic sulla sua copia sulla pila (o trascinala lì).',
   'uno.prompt.play_multi':
     'Tocca a te: alza una o più carte dello stesso numero, poi premi Gioca o fai clic sulla copia sulla pila.',
+  'uno.prompt.play_touch':
+    'Tocca a te: tocca due volte una carta, oppure toccala e tocca la sua copia sulla pila (o trascinala lì).',
+  'uno.prompt.play_multi_touch':
+    'Tocca a te: tocca una o più carte dello stesso numero, poi premi Gioca o tocca la copia sulla pila.',
+  'uno.ghost_hint_touch': 'Tocca o trascina qui per giocare la carta alzata',
   'uno.scores': 'Punteggi',
   'uno.player': 'Giocatore',
   'uno.cards': 'Carte',
@@ -383,6 +393,7 @@ export const it = {
   'ev.dealer_card_me': 'Scopri {card} per decidere chi distribuisce.',
   'ev.dealer_chosen_me': 'Distribuisci tu.',
   'ev.played_me': 'Giochi {cards}',
+  'ev.played_color_me': 'e scegli {color}',
   'ev.played_target_you': 'su di te',
   'ev.skipped_me': 'Salti il turno.',
   'ev.color_chosen_me': 'Scegli {color}.',

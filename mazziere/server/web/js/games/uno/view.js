@@ -2,9 +2,10 @@
 // current colour, direction, whose turn, the countdown, scores and match status.
 import { colorDot, miniUnoList, unoBack, unoCard, unoName } from '../../cards.js';
 import { catalogNow, loadCatalog, presetInfo } from '../../catalog.js';
-import { reasonText } from '../../events.js';
+import { list, reasonText } from '../../events.js';
 import { UnoHand, parseLegal } from '../../hand.js';
-import { t } from '../../i18n.js';
+import { t, tt } from '../../i18n.js';
+import { fly, travelMs } from '../../motion.js';
 import { clear, Countdown, fill, h, icon } from '../../ui.js';
 import { TableView } from '../table-view.js';
 import './events.js';
@@ -21,6 +22,36 @@ export function sortUno(codes) {
     return COLOR_ORDER.indexOf(c[0]) * 100 + RANK_ORDER.indexOf(c.slice(1));
   };
   return [...codes].sort((a, b) => key(a) - key(b));
+}
+
+/**
+ * Whether calling UNO can be due now: one card left, or a legal play that leaves exactly one
+ * (the engine accepts the call more widely; offering it with two unplayable cards misleads).
+ */
+export function unoCanBeDue(v, legal) {
+  const n = v.hand.length;
+  return n === 1 || legal.plays.some((p) => n - p.cards.length === 1);
+}
+
+/**
+ * The UNO events of an update as cards that travel (the casino's table uses it too): `at`
+ * gives the elements: the player's hand, a seat's place (another seat), the pile, the deck.
+ */
+export function animateUno(msg, at) {
+  const step = travelMs() * 0.35;
+  if (!step) return;
+  const place = (s) => (Number(s) === msg.seat ? at.hand : at.seat(Number(s)));
+  let k = 0;
+  for (const e of msg.events || []) {
+    if (k > 40) break;
+    if (e.type === 'played') {
+      for (const c of list(e.cards)) fly(unoCard(c), place(e.seat), at.pile, step * k++);
+    } else if (e.type === 'drew' || e.type === 'dealt') {
+      const n = Math.min(list(e.cards).length || Number(e.count) || 0, e.type === 'dealt' ? 7 : 8);
+      const gap = e.type === 'dealt' ? 0.4 : 1;
+      for (let i = 0; i < n; i++) fly(unoBack(), at.deck, place(e.seat), step * gap * k++);
+    }
+  }
 }
 
 export class UnoView extends TableView {
@@ -105,19 +136,20 @@ export class UnoView extends TableView {
 
   draw(msg) {
     const v = msg.view;
-    const me = msg.seat;
+    const watching = msg.seat === null || msg.seat === undefined;
+    const me = watching ? 0 : msg.seat;
     const seats = msg.seats;
     if (!v) {
       this.drawWaiting(msg);
       return;
     }
     this.waiting.hidden = true;
-    this.meArea.hidden = false;
+    this.meArea.hidden = watching; // a spectator has no hand
 
     // ---- the others around the table, seat order clockwise from me at the bottom
     clear(this.opponents);
     const n = seats.length;
-    for (let k = 1; k < n; k++) {
+    for (let k = watching ? 0 : 1; k < n; k++) {
       const s = (me + k) % n;
       const angle = ((90 + (k * 360) / n) * Math.PI) / 180;
       const count = v.hand_counts[s] ?? 0;
@@ -161,6 +193,7 @@ export class UnoView extends TableView {
         seats[s].connected ? null : h('span', { class: 'tag tag-offline' }, t('seat.offline')),
       );
       if (isTurn && !seats[s].bot) chip.append(this.clock(this.oppCountdown, true) ?? '');
+      if (isTurn && seats[s].bot) chip.append(h('span', { class: 'thinking', 'data-testid': 'thinking' }, t('motion.thinking')));
       this.opponents.append(chip);
     }
     if (v.current === me || msg.time_left === null) this.clock(this.oppCountdown, false);
@@ -218,9 +251,20 @@ export class UnoView extends TableView {
     );
     this.turnLine.textContent = this.prompt(v, me);
     this.turnLine.classList.toggle('my-turn', myTurn);
+    this.meArea.classList.toggle('my-turn', myTurn);
     this.drawButtons();
     this.drawScores(msg);
     this.drawResult(msg);
+  }
+
+  /** Cards travel: a play from a hand to the pile, a draw from the deck, the deal round the table. */
+  animate(msg) {
+    animateUno(msg, {
+      hand: this.hand.el,
+      seat: (s) => this.opponents.querySelector(`[data-seat="${s}"]`),
+      pile: this.discard,
+      deck: this.drawPile,
+    });
   }
 
   prompt(v, me) {
@@ -237,7 +281,7 @@ export class UnoView extends TableView {
         : t('uno.prompt.pending', { n: v.pending });
     if (v.phase === 'drawn') return t('uno.prompt.drawn', { card: unoName(v.drawn) });
     if (!this.legal.plays.length) return t('uno.prompt.must_draw');
-    return v.multi_play ? t('uno.prompt.play_multi') : t('uno.prompt.play');
+    return v.multi_play ? tt('uno.prompt.play_multi') : tt('uno.prompt.play');
   }
 
   drawButtons() {
@@ -245,9 +289,21 @@ export class UnoView extends TableView {
     const L = this.legal;
     const btn = (action, label, cls, onclick) => this.button(action, label, cls, onclick, this.hand.locked);
     const out = [];
-    if (this.hand.selectionPlayable())
-      out.push(btn('play', t('uno.play_selected'), 'btn-primary', () => this.hand.playSelection()));
-    if (L.words.has('uno')) out.push(btn('uno', t('uno.call_uno'), 'btn-uno', () => this.word('uno')));
+    // "Play" is there whenever a card can be played (greyed until one is raised): raising a
+    // card must not add a row under the hand and move it under the mouse (a double-click's
+    // second click would land off the card)
+    if (L.plays.length)
+      out.push(
+        this.button(
+          'play',
+          t('uno.play_selected'),
+          'btn-primary',
+          () => this.hand.playSelection(),
+          this.hand.locked || !this.hand.selectionPlayable(),
+        ),
+      );
+    if (L.words.has('uno') && unoCanBeDue(this.msg.view, L))
+      out.push(btn('uno', t('uno.call_uno'), 'btn-uno', () => this.word('uno')));
     if (L.words.has('draw')) out.push(btn('draw', t('uno.draw'), '', () => this.word('draw')));
     if (L.words.has('pass')) out.push(btn('pass', t('uno.pass'), '', () => this.word('pass')));
     if (L.words.has('accept'))
