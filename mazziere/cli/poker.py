@@ -42,7 +42,7 @@ def play_poker(
         bool | None,
         typer.Option(
             "--flush-beats-full-house/--full-house-beats-flush",
-            help="Rank the flush above the full house (default: yes with 32 cards).",
+            help="Rank the flush above the full house (default: no, as the seed).",
         ),
     ] = None,
 ) -> None:
