@@ -91,7 +91,7 @@ def test_bots_return_legal_actions_over_random_views(
 
 
 def test_find_bot_knows_every_name_and_refuses_unknown_ones() -> None:
-    assert {find_bot(n).name for n in BOTS} == {"random", "greedy", "autoplay"}
+    assert {find_bot(n).name for n in BOTS} == {"random", "greedy", "autoplay", "strong"}
     assert isinstance(find_bot(" Greedy "), GreedyBot)
     with pytest.raises(UnknownOption) as err:
         find_bot("gredy")

@@ -21,7 +21,7 @@ from rich.console import Console
 from mazziere.cli.options import FAILURE_EXIT, USAGE_EXIT, cli_errors, fail
 from mazziere.errors import OptionError
 from mazziere.poker import Rules
-from mazziere.poker.bots import BOTS, LEVELS, find_bot
+from mazziere.poker.bots import BOTS, LEVELS, PANEL, find_bot
 from mazziere.poker.sim import Tally, play_pairs
 from mazziere.sim.pool import run_chunks
 from mazziere.sim.stats import t_quantile
@@ -42,7 +42,7 @@ def play_poker(
         bool | None,
         typer.Option(
             "--flush-beats-full-house/--full-house-beats-flush",
-            help="Rank the flush above the full house (default: yes with 32 cards).",
+            help="Rank the flush above the full house (default: no, as the seed).",
         ),
     ] = None,
 ) -> None:
@@ -94,7 +94,9 @@ def summary(t: Tally) -> tuple[float, float, float]:
 def sim_poker(
     deck: Annotated[int, typer.Option(help="52 or 32 cards.")] = 52,
     a: Annotated[str, typer.Option("--a", help="Bot A: " + ", ".join(BOTS))] = "hard",
-    b: Annotated[str, typer.Option("--b", help="Bot B.")] = "normal",
+    b: Annotated[
+        str, typer.Option("--b", help="Bot B, or 'panel': each exploiter of the panel in turn.")
+    ] = "normal",
     deals: Annotated[int, typer.Option(help="Deals to play (seats swap every pair).")] = 20000,
     seed: Annotated[str, typer.Option(help="Simulation seed.")] = "1",
     workers: Annotated[int, typer.Option(help="Processes (default: every core).")] = 0,
@@ -111,28 +113,35 @@ def sim_poker(
             raise OptionError(f"--deck is 52 or 32, not {deck}", "bad_option_value")
         rules = Rules(deck=deck, flush_beats_full_house=flush_beats_full_house)
         n_workers = workers if workers > 0 else (os.cpu_count() or 1)
-        tally, seconds = simulate(rules, a, b, deals, seed, n_workers)
-        mean, low, high = summary(tally)
-    if as_json:
-        typer.echo(
-            json.dumps(
+        opponents = list(PANEL) if b.strip().lower() == "panel" else [b]
+        rows = []
+        for name in opponents:
+            tally, seconds = simulate(rules, a, name, deals, seed, n_workers)
+            mean, low, high = summary(tally)
+            rows.append(
                 {
                     "deals": tally.deals,
                     "a_net_per_deal": round(mean, 4),
                     "ci95": [round(low, 4), round(high, 4)],
                     "a": a,
-                    "b": b,
+                    "b": name,
                     "deck": deck,
                     "seed": seed,
                     "seconds": round(seconds, 1),
                 }
             )
-        )
-        return
-    typer.echo(
-        f"{a} vs {b}, {deck}-card deck: {tally.deals} deals, {a} nets {mean:+.3f} chips per "
-        f"deal, 95% CI [{low:+.3f}, {high:+.3f}] ({seconds:.0f} s)"
-    )
+            if not as_json:
+                typer.echo(
+                    f"{a} vs {name}, {deck}-card deck: {tally.deals} deals, {a} nets "
+                    f"{mean:+.3f} chips per deal, 95% CI [{low:+.3f}, {high:+.3f}] "
+                    f"({seconds:.0f} s)"
+                )
+    if as_json:
+        if len(opponents) == 1:
+            typer.echo(json.dumps(rows[0]))
+        else:
+            every = all(float(r["ci95"][0]) > 0 for r in rows)  # type: ignore[index]
+            typer.echo(json.dumps({"panel": rows, "all_intervals_above_zero": every}))
 
 
 app.command("play")(play_poker)

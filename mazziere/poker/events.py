@@ -143,7 +143,8 @@ class Shown(Event):
 @_event
 @dataclass(frozen=True, slots=True)
 class PotWon(Event):
-    """``seat`` takes the pot; ``reason`` is ``fold`` or ``showdown``."""
+    """``seat`` takes the pot; ``reason`` is ``fold`` or ``showdown``, or ``split``: half of a
+    tied pot returned when the next deal cannot start (draw-poker.md "Money and pledges")."""
 
     tag: ClassVar[str] = "pot_won"
     seat: int

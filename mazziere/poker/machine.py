@@ -131,6 +131,9 @@ class Machine(Purse):
     def _start_deal(self) -> None:
         """Antes (with pledges), the deal's own random source, five cards each."""
         ante = self.rules.ante
+        short = self.bankrolls[HUMAN] < ante or not self.can_pay(COMPUTER, ante)
+        if short and self.split_pot():
+            self.redeem()
         if self.bankrolls[HUMAN] < ante:
             self._end_game(COMPUTER, "seat 0 cannot pay the ante")
             return
@@ -172,7 +175,9 @@ class Machine(Purse):
             self.pot = 0
             if winner == HUMAN:
                 self.forfeit_pledged()
-        self.redeem()
+            else:
+                self.release_pledged()
+            self.redeem()
         self._start_deal()
 
     def _end_game(self, winner: int, reason: str) -> None:

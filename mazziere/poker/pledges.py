@@ -7,10 +7,17 @@ rules are silent:
   pledges its next worn item, in the table's order, and receives the item's value in chips,
   until it can pay. With nothing left to pledge it cannot pay: at an ante the human wins the
   game; calls cannot fall short because no bet may exceed what the other side can cover.
-* When the computer loses a deal (folds or loses the showdown) every item still pledged is
-  forfeited. A won deal leaves pledged items pledged; a tie settles nothing.
-* After every deal, while the computer's bankroll is at least an item's value plus the next
-  ante, it buys back the most recent pledged or forfeited item for that value.
+* An item is pledged for the deal being played (a tie carries the pot, and the items pledged
+  for it, into the next deal). When the computer loses that deal (folds or loses the showdown)
+  the items pledged for it are forfeited; when it wins, it buys them back at once for their
+  value (the pot it won always covers them: it holds every chip it put in, the pledged ones
+  included); a tie settles nothing.
+* After every decided deal, while the computer's bankroll is at least an item's value plus the
+  next ante, it buys back the most recently forfeited item for that value.
+* When a deal cannot start because a side cannot pay the ante and a tied pot is still on the
+  table, the pot is split: each side put the same chips in (every deal that reaches a
+  showdown is fully called), so each takes half back, and items pledged for it are bought back
+  as after a won deal. Then the ante is tried again.
 * The human (seat 0) never pledges: unable to pay an ante, the human loses the game.
 
 Every movement conserves ``bankrolls + pot + value of worn items`` (:attr:`State.money`): a
@@ -63,17 +70,47 @@ class Purse:
         self.pot += amount
 
     def forfeit_pledged(self) -> None:
-        """The computer lost a deal: every item it has pledged is forfeited."""
+        """The computer lost the deal: the items pledged for it are forfeited."""
         for i in self.pledge_stack:
             if self.items[i] is ItemStatus.PLEDGED:
                 self.items[i] = ItemStatus.FORFEITED
                 self.events.append(E.Forfeited(COMPUTER, self.rules.items[i]))
 
-    def redeem(self) -> None:
-        """Buy back the most recent pledged/forfeited items while value + ante is covered."""
+    def release_pledged(self) -> None:
+        """The deal the items were pledged for did not go against the computer (won, or its
+        tied pot split): it buys them back, most recent first. The pledged items are always the
+        top of the stack (pledged after every forfeit), and the chips always cover them."""
         value = self.rules.item_value
-        while self.pledge_stack and self.bankrolls[COMPUTER] >= value + self.rules.ante:
-            i = self.pledge_stack.pop()
-            self.items[i] = ItemStatus.WORN
-            self.bankrolls[COMPUTER] -= value
-            self.events.append(E.Redeemed(COMPUTER, self.rules.items[i], value))
+        while self.pledge_stack and self.items[self.pledge_stack[-1]] is ItemStatus.PLEDGED:
+            if self.bankrolls[COMPUTER] < value:
+                raise AssertionError("a won deal always covers the items pledged for it")
+            self._buy_back(self.pledge_stack.pop())
+
+    def redeem(self) -> None:
+        """Buy back the most recently forfeited items while value + ante is covered."""
+        value = self.rules.item_value
+        while (
+            self.pledge_stack
+            and self.items[self.pledge_stack[-1]] is ItemStatus.FORFEITED
+            and self.bankrolls[COMPUTER] >= value + self.rules.ante
+        ):
+            self._buy_back(self.pledge_stack.pop())
+
+    def _buy_back(self, i: int) -> None:
+        value = self.rules.item_value
+        self.items[i] = ItemStatus.WORN
+        self.bankrolls[COMPUTER] -= value
+        self.events.append(E.Redeemed(COMPUTER, self.rules.items[i], value))
+
+    def split_pot(self) -> bool:
+        """Return a tied pot to both sides, half each (see the module docstring); whether there
+        was one."""
+        if self.pot == 0:
+            return False
+        half = self.pot // 2
+        for seat, share in ((0, half), (1, self.pot - half)):
+            self.bankrolls[seat] += share
+            self.events.append(E.PotWon(seat, share, "split"))
+        self.pot = 0
+        self.release_pledged()
+        return True

@@ -23,6 +23,7 @@ from mazziere.poker.bots import find_bot
 from mazziere.poker.cards import cards_text, parse_cards
 from mazziere.poker.evaluator import evaluate
 from mazziere.poker.state import COMPUTER, HUMAN, ItemStatus, Phase
+from mazziere.poker.tables import CATEGORIES, category_order
 from mazziere.poker.view import View
 
 KEYS = {
@@ -39,11 +40,18 @@ _KEY_OF = {word: key for key, word in KEYS.items()}
 
 
 def play_rules(deck: int, flush_beats_full_house: bool | None) -> Rules:
-    """The table for ``play poker``: seed defaults, the chosen deck, the flush option."""
+    """The table for ``play poker``: seed defaults, the chosen deck, the flush option. Hands
+    rank as in every other mode (draw-poker.md "Ranking"): full house above flush unless the
+    option says otherwise, whatever the deck."""
     if deck not in (52, 32):
         raise OptionError(f"--deck is 52 or 32, not {deck}", "bad_option_value")
-    flush = deck == 32 if flush_beats_full_house is None else flush_beats_full_house
-    return Rules(deck=deck, flush_beats_full_house=flush)
+    return Rules(deck=deck, flush_beats_full_house=bool(flush_beats_full_house))
+
+
+def ranking_line(rules: Rules) -> str:
+    """The hand ranking of the table, strongest first, as the screen shows it."""
+    order = sorted(CATEGORIES, key=lambda c: -category_order(c, rules.flush_beats_full_house))
+    return "Hands, strongest first: " + " > ".join(c.value.replace("_", " ") for c in order)
 
 
 def parse_input(text: str, v: View) -> Action:
@@ -190,6 +198,7 @@ def run_play(
     bot = find_bot(level)
     state, events = _start(rules, seed)
     bot_rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "big"))
+    console.print(ranking_line(rules))
     show_events(console, events)
     while not state.is_over:
         if state.current == COMPUTER:

@@ -102,6 +102,19 @@ def test_play_lists_pledged_and_forfeited_items() -> None:
     assert "buys back its hat" in text
 
 
+def test_play_ranks_hands_like_every_other_mode() -> None:
+    from mazziere.terminal.poker import play_rules
+
+    assert not play_rules(32, None).flush_beats_full_house  # the seed's order on both decks
+    assert not play_rules(52, None).flush_beats_full_house
+    assert play_rules(32, True).flush_beats_full_house
+    r = runner.invoke(app, ["play", "--deck", "32", "--seed", "3"], input="q\n")
+    out = " ".join(r.output.split())  # the console wraps long lines
+    assert "strongest first: straight flush > four of a kind > full house > flush" in out
+    r = runner.invoke(app, ["play", "--deck", "32", "--flush-beats-full-house"], input="q\n")
+    assert "four of a kind > flush > full house > straight" in " ".join(r.output.split())
+
+
 def test_play_until_the_human_loses() -> None:
     r = runner.invoke(app, ["play", "--level", "easy", "--seed", "3"], input="p\n" * 120)
     assert r.exit_code == 0, r.output

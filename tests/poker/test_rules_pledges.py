@@ -7,7 +7,7 @@ import pytest
 
 from mazziere.errors import GameOver
 from mazziere.poker import Rules, apply
-from mazziere.poker.events import Forfeited, GameEnded, Pledged, Redeemed
+from mazziere.poker.events import Forfeited, GameEnded, Pledged, PotCarried, PotWon, Redeemed
 from mazziere.poker.state import ItemStatus
 
 from .helpers import of_type, rigged, run
@@ -43,7 +43,7 @@ def test_pledged_items_forfeited_when_the_computer_loses_the_deal() -> None:
     assert s.items[0] is F and s.money == total
 
 
-def test_won_deal_leaves_pledged_items_pledged_until_redeemed() -> None:
+def test_won_deal_buys_back_the_items_pledged_for_it() -> None:
     s = rigged(RULES, HANDS[1], HANDS[0], bankrolls=(495, 0), first=1)
     s, _ = run(s, (1, "wait"), (0, "open 20"), (1, "replace"))  # pledges the hat for the call
     assert s.items[0] is P and s.bankrolls[1] == 80
@@ -89,3 +89,72 @@ def test_game_over_when_the_computer_has_nothing_left_to_pledge() -> None:
     end = of_type(ev, GameEnded)[0]
     assert end.winner == 0 and s.is_over and s.result is not None and s.result.winner == 0
     assert s.money == total
+
+
+TIE = ("Ah Kd 9h 5s 3c", "As Kc 9d 5h 3s")  # equal hands
+
+
+def test_lost_deal_forfeits_only_the_items_pledged_for_it() -> None:
+    s = rigged(RULES, *HANDS, bankrolls=(495, 10), items=(F, W, W, W, W, W), pledge_stack=(0,))
+    total = s.money
+    s, ev = run(s, (0, "open 50"), (1, "replace"), (0, "draw"), (1, "draw"), (0, "see"))
+    assert [e.item for e in of_type(ev, Pledged)] == ["scarf"]
+    assert [e.item for e in of_type(ev, Forfeited)] == ["scarf"]
+    assert s.items[:3] == (F, F, W) and s.pledge_stack == (0, 1) and s.money == total
+
+
+def test_redemption_buys_back_the_most_recent_forfeited_item() -> None:
+    s = rigged(
+        RULES,
+        HANDS[1],
+        HANDS[0],
+        bankrolls=(400, 300),
+        items=(F, F, W, W, W, W),
+        pledge_stack=(1, 0),
+    )
+    s, ev = run(s, (0, "fold"))  # seat 1: 305 -> 205 (hat) -> 105 (scarf) -> ante
+    assert [e.item for e in of_type(ev, Redeemed)] == ["hat", "scarf"]
+    assert s.items[:2] == (W, W) and s.pledge_stack == ()
+
+
+def test_tie_settles_no_pledge() -> None:
+    s = rigged(
+        RULES, *TIE, first=1, bankrolls=(495, 400), items=(P, W, W, W, W, W), pledge_stack=(0,)
+    )
+    s, ev = run(s, (1, "wait"), (0, "replace"), (1, "draw"), (0, "draw"), (1, "see"))
+    assert of_type(ev, PotCarried) and not of_type(ev, Redeemed) and not of_type(ev, Forfeited)
+    assert s.items[0] is P and s.pledge_stack == (0,)
+
+
+def test_tied_pot_and_last_item_resolved_when_the_next_ante_cannot_be_paid() -> None:
+    s = rigged(
+        RULES,
+        *TIE,
+        first=0,
+        bankrolls=(495, 95),
+        items=(F, F, F, F, F, P),
+        pledge_stack=(0, 1, 2, 3, 4, 5),
+    )
+    total = s.money
+    s, ev = run(
+        s, (0, "open 50"), (1, "replace"), (0, "draw"), (1, "draw"), (0, "open 45"), (1, "see")
+    )
+    # the computer has no chip and nothing to pledge: the tied pot of 200 is split, the
+    # last item bought back with its half, then pledged again for the ante: the game goes on
+    assert [(e.seat, e.amount, e.reason) for e in of_type(ev, PotWon)] == [
+        (0, 100, "split"),
+        (1, 100, "split"),
+    ]
+    assert [e.item for e in of_type(ev, Redeemed)] == ["boots"]
+    assert [e.item for e in of_type(ev, Pledged)] == ["boots"]
+    assert not s.is_over and s.pot == 10 and s.bankrolls == (495 - 95 + 100 - 5, 95)
+    assert s.items[5] is P and s.money == total
+
+
+def test_tied_pot_split_when_the_human_cannot_pay_the_next_ante() -> None:
+    s = rigged(RULES, *TIE, first=0, bankrolls=(95, 495))
+    s, ev = run(
+        s, (0, "open 50"), (1, "replace"), (0, "draw"), (1, "draw"), (0, "open 45"), (1, "see")
+    )
+    assert [e.amount for e in of_type(ev, PotWon)] == [100, 100]
+    assert not s.is_over and s.bankrolls == (95, 495 - 95 + 100 - 5)

@@ -12,12 +12,14 @@ from mazziere.poker.bots.baseline import BaselineBot
 from mazziere.poker.bots.easy import EasyBot
 from mazziere.poker.bots.hard import HardBot
 from mazziere.poker.bots.normal import NormalBot
+from mazziere.poker.bots.panel import PANEL
 from mazziere.poker.bots.random_bot import RandomBot
 from mazziere.poker.bots.registry import BOTS, LEVELS, find_bot
 
 __all__ = [
     "BOTS",
     "LEVELS",
+    "PANEL",
     "BaselineBot",
     "Bot",
     "BotRng",

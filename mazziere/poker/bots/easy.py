@@ -4,7 +4,8 @@ computer opponent").
 Before the draw it opens with a pair of jacks or better and calls with any pair or a
 four-card flush; after the draw it opens with two pair or better, calls with a pair of eights
 or better, and raises only with trips or better. Bets are always the smallest allowed. Draws:
-keep groups; else draw one to a four-card flush; else keep the two highest cards.
+keep groups; else draw one to the deck's better four-card draw (with 32 cards an open-ended
+straight before a four-card flush, with 52 the flush first); else keep the two highest cards.
 """
 
 from __future__ import annotations
@@ -13,7 +14,11 @@ from dataclasses import dataclass
 
 from mazziere.poker.actions import Action
 from mazziere.poker.bots.base import BotRng, bet, call, discard, fold_or_call
-from mazziere.poker.bots.shapes import flush_draw_mask, group_mask, high_card_mask
+from mazziere.poker.bots.shapes import (
+    draw_first_mask,
+    group_mask,
+    high_card_mask,
+)
 from mazziere.poker.evaluator import evaluate
 from mazziere.poker.state import Phase
 from mazziere.poker.tables import CATEGORIES, Category
@@ -42,13 +47,13 @@ class EasyBot:
             elif cat >= _PAIR:
                 mask = group_mask(hand)
             else:
-                fd = flush_draw_mask(hand)
+                fd = draw_first_mask(hand, rules)
                 mask = fd if fd is not None else high_card_mask(hand, 2)
             return discard(hand, mask, rules.max_replace)
         small = rules.min_bet_amount
         if view.phase is Phase.BET1:
             strong = cat > _PAIR or (cat == _PAIR and hr.ranks[0] >= JACKS)
-            playable = cat >= _PAIR or flush_draw_mask(hand) is not None
+            playable = cat >= _PAIR or draw_first_mask(hand, rules) is not None
             if view.owed == 0:
                 return bet(view, small) if strong else call(view)
             return fold_or_call(view, playable)

@@ -1,8 +1,8 @@
 """The poker bot registry: opponents looked up by level name (draw-poker.md "The computer
 opponent").
 
->>> find_bot("hard").name, sorted(BOTS)
-('hard', ['baseline', 'easy', 'hard', 'normal', 'random'])
+>>> find_bot("hard").name, sorted(BOTS)[:6]
+('hard', ['baseline', 'easy', 'foldraise', 'hard', 'maxbet', 'maxpat'])
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from mazziere.poker.bots.baseline import BaselineBot
 from mazziere.poker.bots.easy import EasyBot
 from mazziere.poker.bots.hard import HardBot
 from mazziere.poker.bots.normal import NormalBot
+from mazziere.poker.bots.panel import FoldRaiseBot, MaxBetBot, OpenFoldBot, StationBot, max_pat
 from mazziere.poker.bots.random_bot import RandomBot
 
 BOTS: Mapping[str, Callable[[], Bot]] = MappingProxyType(
@@ -25,6 +26,11 @@ BOTS: Mapping[str, Callable[[], Bot]] = MappingProxyType(
         "hard": HardBot,
         "baseline": BaselineBot,
         "random": RandomBot,
+        "maxbet": MaxBetBot,
+        "maxpat": max_pat,
+        "station": StationBot,
+        "openfold": OpenFoldBot,
+        "foldraise": FoldRaiseBot,
     }
 )
 LEVELS = ("easy", "normal", "hard")

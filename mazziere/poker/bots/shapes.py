@@ -51,3 +51,27 @@ def high_card_mask(hand: tuple[Card, ...], keep: int) -> int:
 
 def has_ace(hand: tuple[Card, ...]) -> bool:
     return any(c.rank == ACE for c in hand)
+
+
+def draw_first_mask(hand: tuple[Card, ...], rules: Rules) -> int | None:
+    """The odd card of the better one-card draw for the deck, if the hand has one: with 32
+    cards an open straight (8 outs of 27) before a four-card flush (4 outs, the other cards of
+    the suit being in the hand); with 52 a four-card flush (9 outs of 47) before an open
+    straight (8)."""
+    straight = straight_draw_mask(hand, rules, open_only=True)
+    flush = flush_draw_mask(hand)
+    if rules.deck == 32:
+        return straight if straight is not None else flush
+    return flush if flush is not None else straight
+
+
+def sensible_draw_mask(hand: tuple[Card, ...], rules: Rules, made: bool, grouped: bool) -> int:
+    """A plain player's discard: stand pat on a straight or better (``made``), keep groups
+    (``grouped``), draw one to the better four-card draw of the deck, else keep the two
+    highest cards."""
+    if made:
+        return 0
+    if grouped:
+        return group_mask(hand)
+    draw = draw_first_mask(hand, rules)
+    return draw if draw is not None else high_card_mask(hand, 2)

@@ -6,8 +6,8 @@
 >>> try:
 ...     find_bot("greedyy")
 ... except UnknownOption as e:
-...     print(e.code, e.message)
-unknown_bot unknown UNO bot 'greedyy' (did you mean 'greedy'?); bots: autoplay, greedy, random
+...     print(e.code, e.message[:70], "...")
+unknown_bot unknown UNO bot 'greedyy' (did you mean 'greedy'?); bots: autoplay, gr ...
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from mazziere.uno.bots.autoplay_bot import AutoplayBot
 from mazziere.uno.bots.base import Bot
 from mazziere.uno.bots.greedy import GreedyBot
 from mazziere.uno.bots.random_bot import RandomBot
+from mazziere.uno.bots.strong import StrongBot
 
 BOTS: Mapping[str, Callable[[], Bot]] = MappingProxyType(
-    {"autoplay": AutoplayBot, "greedy": GreedyBot, "random": RandomBot}
+    {"autoplay": AutoplayBot, "greedy": GreedyBot, "random": RandomBot, "strong": StrongBot}
 )
 """Bot factories by name."""
 

@@ -1,0 +1,131 @@
+"""Issue 14's UNO ``strong`` bot: determinized search with greedy rollouts. It decides from its
+own view only (the hidden cards swapped, the decision stays), it rebuilds a consistent game
+under every preset and table size, answers legally, and stays within its time budget."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+import pytest
+
+from mazziere.catalog import game_settings
+from mazziere.uno import apply, find_preset, new_game, view
+from mazziere.uno.bots import BOTS, find_bot
+from mazziere.uno.bots.strong import StrongBot, determinize
+from mazziere.uno.game import Game
+from mazziere.uno.presets import PRESETS
+
+
+def _tables() -> list[tuple[str, int]]:
+    out = []
+    for name, rules in PRESETS.items():
+        for n in (2, 3, 4, 7, 10):
+            try:
+                rules.check_players(n)
+            except Exception:
+                continue
+            out.append((name, n))
+    return out
+
+
+def _swap_hidden(g: Game, seat: int, rng: random.Random) -> Game:
+    """The same game for ``seat``: every card it cannot see dealt again at random."""
+    h = g.copy()
+    others = [s for s in range(g.players) if s != seat]
+    hidden = [c for s in others for c in g.hands[s]] + list(g.draw_pile)
+    rng.shuffle(hidden)
+    at = 0
+    hands = list(h.hands)
+    for s in others:
+        n = len(g.hands[s])
+        hands[s] = tuple(hidden[at : at + n])
+        at += n
+    h.hands = hands
+    h.draw_pile = hidden[at:]
+    h._legal, h._legal_seat = (), -1
+    return h
+
+
+def test_strong_is_registered_in_the_simulator_terminal_and_lobby() -> None:
+    assert "strong" in BOTS and find_bot("strong").name == "strong"
+    bots = next(s for s in game_settings("uno") if s["name"] == "bots")
+    assert "strong" in bots["choices"]  # the lobby offers it
+
+
+def test_strong_decides_from_its_own_view_only() -> None:
+    rules = find_preset("mattel")
+    bot, greedy = StrongBot(determinizations=4), find_bot("greedy")
+    rng = random.Random(4)
+    checked = 0
+    for game in range(6):
+        s = new_game(rules, 3, rng=game)
+        while not s.is_over and s.hand_no == 0 and checked < 40:
+            v = view(s, s.current)
+            if s.current == 0 and len(v.legal) > 1:
+                swapped = _swap_hidden(s, 0, rng)
+                assert swapped.hands[1:] != s.hands[1:] or swapped.draw_pile != s.draw_pile
+                assert view(swapped, 0) == v  # nothing of what changed is in the view
+                a = bot.act(v, random.Random(checked))
+                assert a == bot.act(view(swapped, 0), random.Random(checked))
+                checked += 1
+            else:
+                a = greedy.act(v, rng)
+            assert a in v.legal
+            s, _ = apply(s, s.current, a)
+    assert checked >= 20
+
+
+@pytest.mark.parametrize(("preset", "players"), _tables())
+def test_strong_plays_every_preset_and_table_size(preset: str, players: int) -> None:
+    rules = find_preset(preset)
+    bot, greedy = StrongBot(determinizations=2), find_bot("greedy")
+    rng = random.Random(players)
+    s = new_game(rules, players, rng=f"{preset}{players}")
+    decisions = 0
+    steps = 0
+    while not s.is_over and s.hand_no == 0 and steps < 400:
+        steps += 1
+        v = view(s, s.current)
+        if s.current == 0:
+            g = determinize(v, rng)  # a consistent game: the view it gives is ours
+            mine = view(g, 0)
+            assert (mine.hand, mine.hand_counts, mine.top, mine.color, mine.pending) == (
+                v.hand,
+                v.hand_counts,
+                v.top,
+                v.color,
+                v.pending,
+            )
+            assert Counter(c for h in g.hands for c in h) + Counter(g.draw_pile) + Counter(
+                g.discard
+            ) + Counter(g.removed) == Counter(c for h in s.hands for c in h) + Counter(
+                s.draw_pile
+            ) + Counter(s.discard) + Counter(s.removed)
+            a = bot.act(v, rng)
+            decisions += 1
+        else:
+            a = greedy.act(v, rng)
+        assert a in v.legal
+        s, _ = apply(s, s.current, a)
+    assert decisions > 0
+
+
+def test_strong_decision_time_within_budget_heads_up() -> None:
+    rules = find_preset("mattel")
+    bot, greedy = find_bot("strong"), find_bot("greedy")
+    rng = random.Random(9)
+    times = []
+    for game in range(3):
+        s = new_game(rules, 2, rng=f"time{game}")
+        while not s.is_over and s.hand_no == 0:
+            v = view(s, s.current)
+            if s.current == 0:
+                t = time.perf_counter()
+                a = bot.act(v, rng)
+                times.append(time.perf_counter() - t)
+            else:
+                a = greedy.act(v, rng)
+            s, _ = apply(s, s.current, a)
+    assert times and sum(times) / len(times) < 0.100
