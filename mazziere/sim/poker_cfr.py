@@ -379,7 +379,7 @@ class Solver:
         s1, sd0, sd1, s2 = self._strategies(average=True)
 
         def put(off: int, probs: F) -> None:
-            flat = np.rint(probs * 255).astype(np.uint8).ravel()
+            flat = to_255ths(probs).ravel()
             out[off : off + flat.size] = flat
 
         for n, off in lay.offsets1.items():
@@ -389,6 +389,17 @@ class Solver:
         for n, off in lay.offsets2.items():
             put(off, s2[n])
         return out
+
+
+def to_255ths(probs: F) -> npt.NDArray[np.uint8]:
+    """Probabilities (rows on the last axis, each summing to 1) in 1/255ths that sum to exactly
+    255 a row: each is rounded down, and the units left go to the largest remainders (rounding
+    each to the nearest leaves rows off by several units)."""
+    scaled = np.asarray(probs, dtype=np.float64) * 255
+    base = np.floor(scaled)
+    short = np.rint(255 - base.sum(axis=-1)).astype(np.int64)
+    rank = np.argsort(np.argsort(base - scaled, axis=-1, kind="stable"), axis=-1, kind="stable")
+    return (base + (rank < short[..., None])).astype(np.uint8)
 
 
 def solve(
