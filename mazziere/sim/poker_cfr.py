@@ -399,7 +399,8 @@ def to_255ths(probs: F) -> npt.NDArray[np.uint8]:
     base = np.floor(scaled)
     short = np.rint(255 - base.sum(axis=-1)).astype(np.int64)
     rank = np.argsort(np.argsort(base - scaled, axis=-1, kind="stable"), axis=-1, kind="stable")
-    return (base + (rank < short[..., None])).astype(np.uint8)
+    out: npt.NDArray[np.uint8] = (base + (rank < short[..., None])).astype(np.uint8)
+    return out
 
 
 def solve(
