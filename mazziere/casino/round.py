@@ -29,7 +29,12 @@ from mazziere.cards.uno import WILD_FACE, Card, Color
 from mazziere.casino import rulebook as R
 from mazziere.casino.events import MultiplierChanged, RoundEnded
 from mazziere.casino.rules import CasinoRules, validate_stake
-from mazziere.casino.strategy import BankMemory, bank_decision, player_decision
+from mazziere.casino.strategy import (
+    BankMemory,
+    bank_decision,
+    player_decision,
+    random_decision,
+)
 from mazziere.errors import GameOver, IllegalAction, NotYourTurn
 from mazziere.rng import Rng, SplitMixRng, make_rng
 from mazziere.uno import State
@@ -315,4 +320,24 @@ def simulate_round(seed: int) -> tuple[int, int, int]:
     r, _ = new_round(CasinoRules(), CasinoRules().min_stake, rng=SplitMixRng(seed))
     while r.result is None:
         r, _ = play_default(r)
+    return (1 if r.result.winner == "player" else 0, r.result.multiplier, r.result.turns)
+
+
+def choice_rng(seed: int) -> SplitMixRng:
+    """The source of a player's own choices in the round on ``SplitMixRng(seed)`` (the random
+    and search strategies): the third output of that stream, after the strategies' tie-break
+    stream and the hand's source that :func:`new_round` takes (the kernel's ``_CHOICE_RNG``)."""
+    g = SplitMixRng(seed)
+    g.next64()
+    g.next64()
+    return SplitMixRng(g.next64())
+
+
+def simulate_round_random(seed: int) -> tuple[int, int, int]:
+    """:func:`simulate_round` with a careless player (:func:`strategy.random_decision` on
+    :func:`choice_rng`); the bank plays its published strategy."""
+    r, _ = new_round(CasinoRules(), CasinoRules().min_stake, rng=SplitMixRng(seed))
+    choice = choice_rng(seed)
+    while r.result is None:
+        r, _ = apply(r, random_decision(legal_actions(r), choice))
     return (1 if r.result.winner == "player" else 0, r.result.multiplier, r.result.turns)

@@ -176,3 +176,25 @@ def player_color(rest: list[Card], memory: BankMemory, bank_cards: int, rng: Rng
         ties,
     )
     return Color(pick(rng, ties, n))
+
+
+# ------------------------------------------------------------------ a careless player
+def random_decision(legal: Sequence[A.Action], rng: Rng) -> A.Action:
+    """A careless player (the low end of the skill range, ``mazziere rtp --strategy random``):
+    one of its distinct moves uniformly, each playable face once in face order, then the draw
+    (when offered) or, with a drawn card, the pass; a wild's colour uniformly. With one move
+    (or one colour) no number is drawn. Choosing among moves rather than among the engine's
+    action list keeps a wild from counting four times (once per colour). The compiled kernel
+    (:func:`mazziere.sim.casino_kernel._random_move`) draws the same numbers."""
+    faces = sorted({a.cards[0] for a in legal if isinstance(a, A.Play)})
+    extra: list[A.Action] = [a for a in (A.DRAW, A.PASS) if a in legal]
+    n = len(faces) + len(extra)
+    if n == 0:
+        raise ValueError("a decision needs at least one legal action")
+    i = 0 if n == 1 else rng.randbelow(n)
+    if i >= len(faces):
+        return extra[i - len(faces)]
+    card = faces[i]
+    if card >= WILD_FACE:
+        return _checked(A.play_of((card,), Color(rng.randbelow(4))), legal)
+    return _checked(A.play_of((card,)), legal)

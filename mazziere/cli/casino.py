@@ -3,6 +3,9 @@
 Plays N independent rounds with the bank's and the player's published strategies (stake 1
 unit each; round ``i`` on ``round_seed(seed, i)``), on every core by default, and prints the
 RTP with its 95% interval, the player's win rate, the payout distribution and the speed.
+``--strategy random|search`` measures the ends of the skill range instead of the published
+default: a careless player's random legal choices, and a search that plays out sampled worlds
+from the player's own view (regulators of skill games ask for this range).
 Mistakes on the command line print one line and exit 2.
 
 Register it on the main app with ``app.command("rtp")(rtp)``; :data:`app` here carries the
@@ -29,6 +32,7 @@ from rich.text import Text
 
 from mazziere.cli.options import FAILURE_EXIT, cli_errors, fail
 from mazziere.errors import OptionError
+from mazziere.sim.casino_kernel import SEARCH_WORLDS
 from mazziere.sim.rtp import (
     ENGINES,
     LEGAL_MINIMUM,
@@ -88,13 +92,32 @@ def rtp(
             help="kernel (compiled) or python (readable).",
         ),
     ] = "kernel",
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            metavar="default|random|search",
+            help="The player's strategy: the published default, random legal choices, or "
+            "the search (the skill range).",
+        ),
+    ] = "default",
+    worlds: Annotated[
+        str,
+        typer.Option(
+            "--worlds",
+            metavar="W",
+            help=f"Worlds the search samples at each decision (default {SEARCH_WORLDS}).",
+        ),
+    ] = str(SEARCH_WORLDS),
 ) -> None:
     """Measure the UNO CASINO return to player: RTP with its 95% CI, win rate, payouts."""
     with cli_errors():
         n = parse_count("--rounds", rounds)
         s = parse_count("--seed", seed)
         w = default_workers() if workers is None else parse_count("--workers", workers)
-        check_run(n, s, w, engine.strip().lower())
+        strat = strategy.strip().lower()
+        nw = parse_count("--worlds", worlds)
+        check_run(n, s, w, engine.strip().lower(), strat, nw)
         if plot is not None:
             _check_plot(plot)
     err = Console(stderr=True)
@@ -114,6 +137,8 @@ def rtp(
                 seed=s,
                 workers=w,
                 engine=engine.strip().lower(),
+                strategy=strat,
+                worlds=nw,
                 progress=lambda done, _total: bar.update(task, completed=done),
             )
     if plot is not None:
@@ -151,7 +176,15 @@ def _check_plot(path: str) -> None:
 def rtp_table(r: RtpResult) -> Group:
     """The result as a Rich table (RTP, win rate, payouts) and the totals below it."""
     rtp_ci, win = r.rtp, r.win_rate
-    t = Table(title=f"UNO CASINO RTP: {r.rounds:,} rounds, seed {r.seed}, stake 1 unit")
+    who = {
+        "default": "the published default strategy",
+        "random": "random legal choices",
+        "search": f"the search ({r.worlds} worlds a decision)",
+    }[r.strategy]
+    t = Table(
+        title=f"UNO CASINO RTP: {r.rounds:,} rounds, seed {r.seed}, stake 1 unit, "
+        f"the player on {who}"
+    )
     t.add_column("Measure")
     t.add_column("Value", justify="right")
     t.add_column("95% CI", justify="right")

@@ -20,11 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mazziere.cards.uno import FACE_COLOR
-from mazziere.casino import CasinoRules, new_round, play_default, rulebook
+from mazziere.cards.uno import FACE_COLOR, WILD_FACE, Card, Color
+from mazziere.casino import CasinoRules, apply, legal_actions, new_round, play_default, rulebook
 from mazziere.casino.events import MultiplierChanged, RoundEnded
+from mazziere.casino.round import choice_rng
+from mazziere.casino.strategy import random_decision
 from mazziere.rng import SplitMixRng
 from mazziere.sim.casino_kernel import (
+    MOVE_KINDS,
     REASONS,
     STEP_KINDS,
     kernel_rounds,
@@ -33,6 +36,7 @@ from mazziere.sim.casino_kernel import (
     warm_up,
 )
 from mazziere.sim.pool import run_chunks
+from mazziere.uno import actions as A
 from mazziere.uno.events import Dealt, Drew, Event, Played, Returned, Turned
 
 Triple = tuple[int, int, int]
@@ -104,6 +108,64 @@ def pure_trace(seed: int) -> list[Step]:
         r, events = play_default(r)
         seen.extend(events)
     return steps_of(seen)
+
+
+def decided_step(action: A.Action) -> Step:
+    """A player's decision as the kernel's ``decided`` step (move kind, card, colour)."""
+    if isinstance(action, A.Play):
+        card = int(action.cards[0])
+        color = FACE_COLOR[card] if action.color is None else int(action.color)
+        return (_KIND["decided"], MOVE_KINDS.index("play"), card, color, 0)
+    kind = "draw" if isinstance(action, A.Draw) else "pass"
+    return (_KIND["decided"], MOVE_KINDS.index(kind), -1, -1, 0)
+
+
+def action_of(step: Step) -> A.Action:
+    """The action a ``decided`` step records (the inverse of :func:`decided_step`)."""
+    kind, card, color = MOVE_KINDS[step[1]], step[2], step[3]
+    if kind == "draw":
+        return A.DRAW
+    if kind == "pass":
+        return A.PASS
+    if card >= WILD_FACE:
+        return A.play_of((Card(card),), Color(color))
+    return A.play_of((Card(card),))
+
+
+def strategy_trace(seed: int, strategy: str, decisions: Sequence[Step] = ()) -> list[Step]:
+    """Every step of the readable round on ``SplitMixRng(seed)`` with the player deciding by
+    ``strategy``: ``random`` (:func:`~mazziere.casino.strategy.random_decision`) or
+    ``replay`` (the ``decided`` steps of a kernel trace, in order, each checked legal by the
+    engine). Each decision is recorded as a ``decided`` step before its effects, where the
+    kernel records its own; a lone draw for lack of a playable card is no decision."""
+    rules = CasinoRules()
+    r, events = new_round(rules, rules.min_stake, rng=SplitMixRng(seed))
+    steps = steps_of(events)
+    choice = choice_rng(seed)
+    queue = iter(decisions)
+    while r.result is None:
+        legal = legal_actions(r)
+        if any(isinstance(a, A.Play) for a in legal):
+            if strategy == "random":
+                action = random_decision(legal, choice)
+            elif strategy == "replay":
+                action = action_of(next(queue))
+            else:
+                raise ValueError(f"no readable player for strategy {strategy!r}")
+            steps.append(decided_step(action))
+        else:
+            action = legal[0]
+        r, events = apply(r, action)
+        steps.extend(steps_of(events))
+    return steps
+
+
+def replayed(seed: int, kernel_steps: Sequence[Step]) -> list[Step]:
+    """The readable round of ``seed`` with the player making the decisions of a kernel
+    trace of that seed (any strategy): equal to the trace when the kernel played by the
+    rules, every decision legal in the engine."""
+    decided = [s for s in kernel_steps if s[0] == _KIND["decided"]]
+    return strategy_trace(seed, "replay", decided)
 
 
 def trace_hash(steps: Sequence[Step]) -> str:

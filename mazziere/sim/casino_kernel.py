@@ -54,7 +54,7 @@ from mazziere._compiled import source_module
 from mazziere.cards.uno import FULL_DECK, WILD4_FACE, WILD_FACE
 from mazziere.casino import rulebook as R
 from mazziere.casino.rules import CasinoRules
-from mazziere.sim.splitmix_kernel import mix, next64, randbelow
+from mazziere.sim.splitmix_kernel import mix, next64, randbelow, shuffle
 from mazziere.uno.matching import face_matches, wild4_color_legal
 from mazziere.uno.presets import CASINO
 
@@ -136,12 +136,14 @@ _DRAWN = 1
 
 _SIDE = R.SIDE_WIDTH
 _COLORS_AT = R.COLORS_AT
+_DRAW_CHOICE = R.DRAW_CHOICE
 _DRAW_NO_PLAY = R.DRAW_NO_PLAY
 _DRAW_PENALTY = R.DRAW_PENALTY
 
 # rows of the random-source array
 _STRATEGY_RNG = 0
 _HAND_RNG = 1
+_CHOICE_RNG = 2  # the player's own choices (random, search): never the bank's stream
 
 REASONS = ("player_out", "bank_out", "pile_out", "no_draw_at_x1")
 """How a round ends, by the kernel's reason code (the pure path's ``RoundResult.reason``)."""
@@ -154,16 +156,18 @@ TALLY_WIDTH = 5
 """Columns of a tally row: rounds paid x0, x1, x2, x3 (by index), then the sum of turns."""
 TALLY_TURNS = 4
 
-STEP_KINDS = ("dealt", "turned", "returned", "played", "drew", "multiplier", "ended")
+STEP_KINDS = ("dealt", "turned", "returned", "played", "drew", "multiplier", "ended", "decided")
 """A step of a round's trace is five integers ``(kind, a, b, c, d)``, ``kind`` an index into
 this tuple: ``dealt`` (seat, card), ``turned`` (card), ``returned`` (card), ``played`` (seat,
 card, colour in force after it), ``drew`` (seat, card, reason: rulebook ``DRAW_*``, one step
 per card), ``multiplier`` (seat whose draw moved it, the new value), ``ended`` (player won,
 multiplier, turns, reason code into :data:`REASONS`); unused fields are 0.
 :func:`mazziere.sim.casino_check.pure_trace` derives the same steps from the readable round's
-events."""
+events. ``decided`` (move kind into :data:`MOVE_KINDS`, card, colour; -1 where none) records
+a decision of a player that is not playing the default strategy, just before its effects, so
+that the readable round can replay it; the default's rounds have none."""
 STEP_WIDTH = 5
-_S_DEALT, _S_TURNED, _S_RETURNED, _S_PLAYED, _S_DREW, _S_MULT, _S_END = range(7)
+_S_DEALT, _S_TURNED, _S_RETURNED, _S_PLAYED, _S_DREW, _S_MULT, _S_END, _S_DECIDED = range(8)
 
 _check_rules()
 
@@ -299,24 +303,57 @@ def _pick(rng: U64Array, ties: I64Array, nt: int) -> int:
 
 
 # ---------------------------------------------------------------- one round (casino.round)
+# A round's course is one resumable loop, :func:`_play`, over a state kept in an int64
+# array (``st``, the ``_S*`` slots below) besides the pile, the hands and the random sources.
+# The player's decisions come from the strategy it is given: the published default, random
+# legal choices, a move stored in the state (``_SF*``: the search's choice, or the first
+# move of a rollout), or none: then the loop saves its state and returns, and the caller
+# (the search) decides and resumes it. So the search calls the loop to play out the worlds
+# it samples without the loop calling itself (numba compiles no recursion here).
+_SN, _SSETTLED, _STOP, _SCOLOR, _SCUR, _SPHASE, _SDRAWN, _SMULT, _STURNS = range(9)
+_SMLAST, _SMWILD, _SMCHOSEN, _SMDREW, _SMPASSED, _SK, _SFKIND, _SFCARD, _SFCOLOR = range(9, 18)
+ST_WIDTH = 18
+
+_MV_NONE = -1
+_MV_PLAY = 0
+_MV_DRAW = 1
+_MV_PASS = 2
+MOVE_KINDS = ("play", "draw", "pass")
+"""A player's move in a ``decided`` step (:data:`STEP_KINDS`): its kind by index."""
+
+STRATEGIES = ("default", "random", "search")
+"""The player's strategies the kernel plays (:func:`kernel_tally`'s ``strategy`` by index):
+the published default (000), a careless player's random legal choices, and the search."""
+_ST_DEFAULT = 0
+_ST_RANDOM = 1
+_ST_SEARCH = 2
+_ST_EXTERNAL = 3  # the loop stops at each decision of the player (the search's driver)
+_NEEDS_DECISION = -1  # the reason code :func:`_play` returns when it stopped at a decision
+
+SEARCH_WORLDS = 64
+"""Worlds the search samples at each decision (every candidate move is played out in each)."""
+
+
 @_jit
-def _round(
+def _deal(
     seed: np.uint64,
+    st: I64Array,
     pile: I64Array,
     hands: I64Array,
     sizes: I64Array,
     rng: U64Array,
-    ties: I64Array,
     trace: I64Array,
-) -> tuple[int, int, int, int, int]:
-    """One round on ``SplitMixRng(seed)``: (player_won, multiplier, turns, reason code,
-    steps), writing the steps to ``trace`` as far as it has rows (see :data:`STEP_KINDS`)."""
-    # new_round: strategy = src.spawn(); the engine copies src and spawns the hand's source
+) -> None:
+    """Deal the round on ``SplitMixRng(seed)`` and turn the first card; the state in ``st``."""
+    # new_round: strategy = src.spawn(); the engine copies src and spawns the hand's source;
+    # the third output seeds the player's own choices (random, search)
     rng[_STRATEGY_RNG] = seed
     strategy_seed = next64(rng, _STRATEGY_RNG)
     hand_seed = next64(rng, _STRATEGY_RNG)
+    choice_seed = next64(rng, _STRATEGY_RNG)
     rng[_STRATEGY_RNG] = strategy_seed
     rng[_HAND_RNG] = hand_seed
+    rng[_CHOICE_RNG] = choice_seed
     for i in range(_NCARDS):
         pile[i] = _DECK[i]
     settled = _NCARDS
@@ -351,22 +388,167 @@ def _round(
         pile[p] = c
         n += 1
         k = _emit(trace, k, _S_RETURNED, c, 0, 0, 0)
-    top = c
-    color = c // 13
-    cur = _PLAYER
-    phase = _PLAY
-    drawn = -1
-    mult = _START_MULT
-    turns = 0
-    mem_last = -1
-    mem_wild = False
-    mem_chosen = -1
-    mem_drew = False
-    mem_passed = -1
+    st[:] = 0
+    st[_SN] = n
+    st[_SSETTLED] = settled
+    st[_STOP] = c
+    st[_SCOLOR] = c // 13
+    st[_SCUR] = _PLAYER
+    st[_SPHASE] = _PLAY
+    st[_SDRAWN] = -1
+    st[_SMULT] = _START_MULT
+    st[_SMLAST] = -1
+    st[_SMCHOSEN] = -1
+    st[_SMPASSED] = -1
+    st[_SK] = k
+    st[_SFKIND] = _MV_NONE
+
+
+@_jit
+def _random_move(
+    hands: I64Array,
+    at: int,
+    top: int,
+    color: int,
+    phase: int,
+    drawn: int,
+    may_draw: bool,
+    rng: U64Array,
+    ties: I64Array,
+) -> tuple[int, int, int]:
+    """A careless player: one of its distinct moves uniformly (each playable face in face
+    order, then the draw, or in the drawn phase the drawn card, then the pass), and for a wild
+    a colour uniformly; one move or one colour draws no number
+    (:func:`mazziere.casino.strategy.random_decision` draws the same)."""
+    nm = 0
+    if phase == _DRAWN:
+        ties[0] = drawn
+        nm = 1
+    else:
+        for f in range(_WILD4 + 1):
+            if hands[at + f] > 0 and _playable(hands, at, f, top, color):
+                ties[nm] = f
+                nm += 1
+    extra = phase == _DRAWN or may_draw
+    total = nm + 1 if extra else nm
+    i = 0 if total == 1 else np.int64(randbelow(rng, _CHOICE_RNG, total))
+    if i == nm:
+        return (_MV_PASS if phase == _DRAWN else _MV_DRAW), -1, -1
+    card = ties[i]
+    if card >= _WILD:
+        return _MV_PLAY, card, np.int64(randbelow(rng, _CHOICE_RNG, 4))  # type: ignore[return-value]
+    return _MV_PLAY, card, card // 13
+
+
+@_jit
+def _play(
+    strategy: int,
+    st: I64Array,
+    pile: I64Array,
+    hands: I64Array,
+    sizes: I64Array,
+    rng: U64Array,
+    ties: I64Array,
+    trace: I64Array,
+) -> tuple[int, int, int, int, int]:
+    """Play the round in ``st`` on to its end: (player_won, multiplier, turns, reason code,
+    steps), writing the steps to ``trace`` as far as it has rows (see :data:`STEP_KINDS`);
+    or, with ``_ST_EXTERNAL``, up to the player's next decision: the state saved in ``st``
+    and the reason ``_NEEDS_DECISION``. A move stored in ``st`` (``_SFKIND`` >= 0) is the
+    player's next decision, whatever the strategy."""
+    n = st[_SN]
+    settled = st[_SSETTLED]
+    top = st[_STOP]
+    color = st[_SCOLOR]
+    cur = st[_SCUR]
+    phase = st[_SPHASE]
+    drawn = st[_SDRAWN]
+    mult = st[_SMULT]
+    turns = st[_STURNS]
+    mem_last = st[_SMLAST]
+    mem_wild = st[_SMWILD] != 0
+    mem_chosen = st[_SMCHOSEN]
+    mem_drew = st[_SMDREW] != 0
+    mem_passed = st[_SMPASSED]
+    k = st[_SK]
     while True:
         at = cur * _SIDE
-        if phase == _DRAWN:
-            card = drawn  # the drawn card is playable: play it
+        kind = _MV_PLAY
+        card = -1
+        chosen = -1
+        reason = _DRAW_NO_PLAY
+        if cur == _PLAYER and (phase == _DRAWN or _has_playable(hands, at, top, color)):
+            # a decision of the player: play a card (the drawn one in the drawn phase), draw
+            # by choice (000: lowers the multiplier), or keep the drawn card
+            if st[_SFKIND] != _MV_NONE:
+                kind = st[_SFKIND]
+                card = st[_SFCARD]
+                chosen = st[_SFCOLOR]
+                st[_SFKIND] = _MV_NONE
+                k = _emit(trace, k, _S_DECIDED, kind, card, chosen, 0)
+            elif strategy == _ST_RANDOM:
+                may = n > 0 and _player_may_draw(mult)
+                kind, card, chosen = _random_move(
+                    hands, at, top, color, phase, drawn, may, rng, ties
+                )
+                k = _emit(trace, k, _S_DECIDED, kind, card, chosen, 0)
+            elif strategy == _ST_EXTERNAL:
+                st[_SN] = n
+                st[_SSETTLED] = settled
+                st[_STOP] = top
+                st[_SCOLOR] = color
+                st[_SCUR] = cur
+                st[_SPHASE] = phase
+                st[_SDRAWN] = drawn
+                st[_SMULT] = mult
+                st[_STURNS] = turns
+                st[_SMLAST] = mem_last
+                st[_SMWILD] = 1 if mem_wild else 0
+                st[_SMCHOSEN] = mem_chosen
+                st[_SMDREW] = 1 if mem_drew else 0
+                st[_SMPASSED] = mem_passed
+                st[_SK] = k
+                return 0, mult, turns, _NEEDS_DECISION, k
+            else:  # the published default: the drawn card, else the card of highest weight
+                if phase == _DRAWN:
+                    card = drawn
+                else:
+                    card = _pick(
+                        rng,
+                        ties,
+                        _player_cards(
+                            hands,
+                            at,
+                            top,
+                            color,
+                            sizes[_PLAYER],
+                            sizes[_BANK],
+                            mem_last,
+                            mem_wild,
+                            ties,
+                        ),
+                    )
+                if card >= _WILD:  # the colour for the cards it keeps
+                    _remove(hands, sizes, _PLAYER, card)
+                    chosen = _pick(
+                        rng,
+                        ties,
+                        _player_colors(
+                            hands,
+                            at,
+                            sizes[_PLAYER],
+                            sizes[_BANK],
+                            mem_chosen,
+                            mem_drew,
+                            mem_passed,
+                            ties,
+                        ),
+                    )
+                    _add(hands, sizes, _PLAYER, card)
+            if kind == _MV_DRAW:
+                reason = _DRAW_CHOICE
+        elif phase == _DRAWN:
+            card = drawn  # the bank's drawn card is playable: play it
         elif not _has_playable(hands, at, top, color):
             if n == 0:
                 return (
@@ -384,12 +566,22 @@ def _round(
                     _R_NO_DRAW,
                     _emit(trace, k, _S_END, 0, mult, turns, _R_NO_DRAW),
                 )
+            kind = _MV_DRAW
+        else:
+            card = _pick(rng, ties, _bank_cards(hands, at, top, color, ties))
+        if kind == _MV_PASS:  # the player keeps the drawn card
+            turns += 1
+            phase = _PLAY
+            drawn = -1
+            cur = 1 - cur
+            continue
+        if kind == _MV_DRAW:
             n -= 1
             settled = _settle(pile, n, settled, rng)
             c = pile[n]
             _add(hands, sizes, cur, c)
-            k = _emit(trace, k, _S_DREW, cur, c, _DRAW_NO_PLAY, 0)
-            after = _multiplier_after_draw(mult, cur == _PLAYER, _DRAW_NO_PLAY)
+            k = _emit(trace, k, _S_DREW, cur, c, reason, 0)
+            after = _multiplier_after_draw(mult, cur == _PLAYER, reason)
             if after != mult:
                 mult = after
                 k = _emit(trace, k, _S_MULT, cur, mult, 0, 0)
@@ -405,47 +597,14 @@ def _round(
                     mem_passed = color
                 cur = 1 - cur
             continue
-        elif cur == _PLAYER:
-            card = _pick(
-                rng,
-                ties,
-                _player_cards(
-                    hands,
-                    at,
-                    top,
-                    color,
-                    sizes[_PLAYER],
-                    sizes[_BANK],
-                    mem_last,
-                    mem_wild,
-                    ties,
-                ),
-            )
-        else:
-            card = _pick(rng, ties, _bank_cards(hands, at, top, color, ties))
         # play ``card``: out of the hand, then the colour to declare for a wild
         seat = cur
         other = 1 - seat
         _remove(hands, sizes, seat, card)
-        chosen = card // 13
-        if card >= _WILD:
-            if seat == _PLAYER:
-                chosen = _pick(
-                    rng,
-                    ties,
-                    _player_colors(
-                        hands,
-                        at,
-                        sizes[seat],
-                        sizes[_BANK],
-                        mem_chosen,
-                        mem_drew,
-                        mem_passed,
-                        ties,
-                    ),
-                )
-            else:
-                chosen = _pick(rng, ties, _bank_colors(hands, at, ties))
+        if card < _WILD:
+            chosen = card // 13
+        elif seat == _BANK:
+            chosen = _pick(rng, ties, _bank_colors(hands, at, ties))
         if seat == _BANK:
             mem_last = card
             mem_wild = card == _WILD
@@ -485,6 +644,167 @@ def _round(
 
 _NO_TRACE = np.zeros((0, STEP_WIDTH), dtype=np.int64)
 
+
+@_jit
+def _candidates(st: I64Array, hands: I64Array, cand: I64Array) -> int:
+    """The player's distinct moves at the decision in ``st``, one row (kind, card, colour)
+    each: every playable face in face order (a wild once per colour), then the draw (when
+    allowed) or, in the drawn phase, the drawn card and the pass."""
+    top, color, phase = st[_STOP], st[_SCOLOR], st[_SPHASE]
+    nc = 0
+    for f in range(_WILD4 + 1):
+        if phase == _DRAWN:
+            if f != st[_SDRAWN]:
+                continue
+        elif hands[f] == 0 or not _playable(hands, 0, f, top, color):
+            continue
+        if f >= _WILD:
+            for c in range(4):
+                cand[nc, 0], cand[nc, 1], cand[nc, 2] = _MV_PLAY, f, c
+                nc += 1
+        else:
+            cand[nc, 0], cand[nc, 1], cand[nc, 2] = _MV_PLAY, f, f // 13
+            nc += 1
+    if phase == _DRAWN:
+        cand[nc, 0], cand[nc, 1], cand[nc, 2] = _MV_PASS, -1, -1
+        nc += 1
+    elif st[_SN] > 0 and _player_may_draw(st[_SMULT]):
+        cand[nc, 0], cand[nc, 1], cand[nc, 2] = _MV_DRAW, -1, -1
+        nc += 1
+    return nc
+
+
+@_jit
+def _search_move(
+    st: I64Array,
+    pile: I64Array,
+    hands: I64Array,
+    sizes: I64Array,
+    rng: U64Array,
+    ties: I64Array,
+    worlds: int,
+    cand: I64Array,
+    score: I64Array,
+    pool: I64Array,
+    w_st: I64Array,
+    w_pile: I64Array,
+    w_hands: I64Array,
+    w_sizes: I64Array,
+    w_rng: U64Array,
+) -> tuple[int, int, int]:
+    """The search's move at the player's decision in ``st``: each candidate move
+    (:func:`_candidates`) is played out in ``worlds`` sampled worlds by both published
+    strategies, and the one with the highest total payout is chosen (the first on a tie).
+
+    A world deals the cards the player does not see, the bank's hand and the draw pile, as a
+    random arrangement of their multiset, which the player can work out itself (the deck less
+    its own hand and the discard pile: nothing is reshuffled at a casino table). The multiset
+    is read in face order, so no arrangement of the hidden cards reaches the choice. Every
+    candidate meets the same worlds and the same tie-breaks (common random numbers)."""
+    nc = _candidates(st, hands, cand)
+    if nc == 1:
+        return cand[0, 0], cand[0, 1], cand[0, 2]
+    n = st[_SN]
+    bank_n = sizes[_BANK]
+    m = 0
+    for f in range(_WILD4 + 1):  # the unseen multiset, face by face
+        have = hands[_SIDE + f]
+        for i in range(n):
+            if pile[i] == f:
+                have += 1
+        for _ in range(have):
+            pool[m] = f
+            m += 1
+    score[:nc] = 0
+    no_trace = np.zeros((0, STEP_WIDTH), dtype=np.int64)
+    for _w in range(worlds):
+        shuffle(rng, _CHOICE_RNG, pool, m)
+        world_seed = next64(rng, _CHOICE_RNG)
+        for c in range(nc):
+            w_st[:] = st
+            w_st[_SSETTLED] = 0  # the world's pile is dealt in full
+            w_st[_SK] = 0
+            w_st[_SFKIND], w_st[_SFCARD], w_st[_SFCOLOR] = cand[c, 0], cand[c, 1], cand[c, 2]
+            w_hands[:] = 0
+            w_sizes[:] = 0
+            for f in range(_SIDE):
+                w_hands[f] = hands[f]
+            w_sizes[_PLAYER] = sizes[_PLAYER]
+            for i in range(bank_n):
+                _add(w_hands, w_sizes, _BANK, pool[i])
+            for i in range(n):
+                w_pile[i] = pool[bank_n + i]
+            w_rng[_STRATEGY_RNG] = world_seed
+            won, mult, _t, _r, _k = _play(
+                _ST_DEFAULT, w_st, w_pile, w_hands, w_sizes, w_rng, ties, no_trace
+            )
+            score[c] += won * mult
+    best = 0
+    for c in range(1, nc):
+        if score[c] > score[best]:
+            best = c
+    return cand[best, 0], cand[best, 1], cand[best, 2]
+
+
+@_jit
+def _workspace() -> tuple[I64Array, I64Array, I64Array, U64Array, I64Array, I64Array]:
+    """A round's arrays: pile, hands, sizes, random sources, tie buffer, state."""
+    return (
+        np.empty(_NCARDS, dtype=np.int64),
+        np.zeros(2 * _SIDE, dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
+        np.zeros(3, dtype=np.uint64),
+        np.zeros(64, dtype=np.int64),
+        np.zeros(ST_WIDTH, dtype=np.int64),
+    )
+
+
+@_jit
+def _round(
+    seed: np.uint64,
+    strategy: int,
+    worlds: int,
+    pile: I64Array,
+    hands: I64Array,
+    sizes: I64Array,
+    rng: U64Array,
+    ties: I64Array,
+    st: I64Array,
+    trace: I64Array,
+) -> tuple[int, int, int, int, int]:
+    """One round on ``SplitMixRng(seed)`` with the player's ``strategy`` (an index into
+    :data:`STRATEGIES`): (player_won, multiplier, turns, reason code, steps)."""
+    _deal(seed, st, pile, hands, sizes, rng, trace)
+    if strategy != _ST_SEARCH:
+        return _play(strategy, st, pile, hands, sizes, rng, ties, trace)
+    cand = np.zeros((64, 3), dtype=np.int64)
+    score = np.zeros(64, dtype=np.int64)
+    pool = np.zeros(_NCARDS, dtype=np.int64)
+    w_pile, w_hands, w_sizes, w_rng, _t, w_st = _workspace()
+    while True:
+        out = _play(_ST_EXTERNAL, st, pile, hands, sizes, rng, ties, trace)
+        if out[3] != _NEEDS_DECISION:
+            return out
+        kind, card, color = _search_move(
+            st,
+            pile,
+            hands,
+            sizes,
+            rng,
+            ties,
+            worlds,
+            cand,
+            score,
+            pool,
+            w_st,
+            w_pile,
+            w_hands,
+            w_sizes,
+            w_rng,
+        )
+        st[_SFKIND], st[_SFCARD], st[_SFCOLOR] = kind, card, color
+
+
 _SOURCES = (
     "sim/casino_kernel.py",
     "sim/splitmix_kernel.py",
@@ -516,21 +836,14 @@ def _drop_stale_cache() -> None:
 
 
 @_jit
-def _workspace() -> tuple[I64Array, I64Array, I64Array, U64Array, I64Array]:
-    return (
-        np.empty(_NCARDS, dtype=np.int64),
-        np.zeros(2 * _SIDE, dtype=np.int64),
-        np.zeros(2, dtype=np.int64),
-        np.zeros(2, dtype=np.uint64),
-        np.zeros(64, dtype=np.int64),
-    )
-
-
-@_jit
-def _rounds_of_seeds(seeds: U64Array, out: I64Array, trace: I64Array) -> None:
-    pile, hands, sizes, rng, ties = _workspace()
+def _rounds_of_seeds(
+    seeds: U64Array, strategy: int, worlds: int, out: I64Array, trace: I64Array
+) -> None:
+    pile, hands, sizes, rng, ties, st = _workspace()
     for i in range(seeds.shape[0]):
-        won, mult, turns, reason, steps = _round(seeds[i], pile, hands, sizes, rng, ties, trace)
+        won, mult, turns, reason, steps = _round(
+            seeds[i], strategy, worlds, pile, hands, sizes, rng, ties, st, trace
+        )
         out[i, 0] = won
         out[i, 1] = mult
         out[i, 2] = turns
@@ -539,15 +852,25 @@ def _rounds_of_seeds(seeds: U64Array, out: I64Array, trace: I64Array) -> None:
 
 
 @_jit
-def _tally(master: np.uint64, start: int, count: int, marks: I64Array, out: I64Array) -> None:
-    pile, hands, sizes, rng, ties = _workspace()
+def _tally(
+    master: np.uint64,
+    start: int,
+    count: int,
+    marks: I64Array,
+    out: I64Array,
+    strategy: int,
+    worlds: int,
+) -> None:
+    pile, hands, sizes, rng, ties, st = _workspace()
     trace = np.zeros((0, STEP_WIDTH), dtype=np.int64)
     acc = np.zeros(TALLY_WIDTH, dtype=np.int64)
     j = 0
     nm = marks.shape[0]
     for k in range(count):
         seed = _round_seed(master, np.uint64(start + k))
-        won, mult, turns, _reason, _steps = _round(seed, pile, hands, sizes, rng, ties, trace)
+        won, mult, turns, _reason, _steps = _round(
+            seed, strategy, worlds, pile, hands, sizes, rng, ties, st, trace
+        )
         acc[won * mult] += 1
         acc[TALLY_TURNS] += turns
         while j < nm and marks[j] == k + 1:
@@ -583,11 +906,30 @@ def _seed_array(seeds: Sequence[int] | npt.NDArray[np.integer[Any]]) -> U64Array
     return np.array([int(s) & MASK64 for s in seeds], dtype=np.uint64)
 
 
-def kernel_rounds(seeds: Sequence[int] | npt.NDArray[np.integer[Any]]) -> KernelRounds:
-    """Play one round per seed (``SplitMixRng(seed)``, seeds taken modulo 2**64)."""
+def strategy_index(strategy: str) -> int:
+    """The index of a player's strategy in :data:`STRATEGIES` (``ValueError`` if unknown)."""
+    try:
+        return STRATEGIES.index(strategy)
+    except ValueError:
+        raise ValueError(f"unknown strategy {strategy!r}: use {', '.join(STRATEGIES)}") from None
+
+
+def _check_worlds(worlds: int) -> int:
+    if not 1 <= worlds <= 1 << 20:
+        raise ValueError(f"the search samples 1 to 2**20 worlds, not {worlds}")
+    return worlds
+
+
+def kernel_rounds(
+    seeds: Sequence[int] | npt.NDArray[np.integer[Any]],
+    strategy: str = "default",
+    worlds: int = SEARCH_WORLDS,
+) -> KernelRounds:
+    """Play one round per seed (``SplitMixRng(seed)``, seeds taken modulo 2**64), the player
+    on ``strategy`` (:data:`STRATEGIES`; the search samples ``worlds`` worlds a decision)."""
     arr = _seed_array(seeds)
     out = np.zeros((arr.shape[0], 5), dtype=np.int64)
-    _rounds_of_seeds(arr, out, _NO_TRACE)
+    _rounds_of_seeds(arr, strategy_index(strategy), _check_worlds(worlds), out, _NO_TRACE)
     return KernelRounds(out[:, 0], out[:, 1], out[:, 2], out[:, 3], out[:, 4])
 
 
@@ -596,38 +938,141 @@ def kernel_round(seed: int) -> tuple[int, int, int]:
     return kernel_rounds([seed]).triple(0)
 
 
-def kernel_trace(seed: int) -> list[tuple[int, int, int, int, int]]:
+def kernel_trace(
+    seed: int, strategy: str = "default", worlds: int = SEARCH_WORLDS
+) -> list[tuple[int, int, int, int, int]]:
     """Every step of the round on ``SplitMixRng(seed)``, as :data:`STEP_KINDS` describes."""
     arr = _seed_array([seed])
     out = np.zeros((1, 5), dtype=np.int64)
+    code, w = strategy_index(strategy), _check_worlds(worlds)
     rows = 512
     while True:
         trace = np.zeros((rows, STEP_WIDTH), dtype=np.int64)
-        _rounds_of_seeds(arr, out, trace)
+        _rounds_of_seeds(arr, code, w, out, trace)
         steps = int(out[0, 4])
         if steps <= rows:
             return [tuple(int(x) for x in row) for row in trace[:steps]]  # type: ignore[misc]
         rows = steps
 
 
-def kernel_tally(master: int, start: int, count: int, marks: Sequence[int] = ()) -> I64Array:
+def kernel_tally(
+    master: int,
+    start: int,
+    count: int,
+    marks: Sequence[int] = (),
+    strategy: str = "default",
+    worlds: int = SEARCH_WORLDS,
+) -> I64Array:
     """Play rounds ``start .. start + count - 1`` of the run ``master`` (seeds from
-    :func:`round_seed`) and count them: row ``j`` holds the totals after ``marks[j]`` rounds
-    of this stretch (``marks`` increasing, each in 1..count), the last row after all of them.
-    Columns: rounds paid x0, x1, x2, x3, then the sum of turns (:data:`TALLY_WIDTH`)."""
+    :func:`round_seed`), the player on ``strategy``, and count them: row ``j`` holds the
+    totals after ``marks[j]`` rounds of this stretch (``marks`` increasing, each in
+    1..count), the last row after all of them. Columns: rounds paid x0, x1, x2, x3, then the
+    sum of turns (:data:`TALLY_WIDTH`)."""
     if count < 0 or start < 0:
         raise ValueError("start and count must not be negative")
     m = np.array(list(marks), dtype=np.int64)
     if m.size and (np.any(np.diff(m) <= 0) or m[0] < 1 or m[-1] > count):
         raise ValueError("marks must increase strictly within 1..count")
     out = np.zeros((m.size + 1, TALLY_WIDTH), dtype=np.int64)
-    _tally(np.uint64(master & MASK64), start, count, m, out)
+    _tally(
+        np.uint64(master & MASK64),
+        start,
+        count,
+        m,
+        out,
+        strategy_index(strategy),
+        _check_worlds(worlds),
+    )
     return out
 
 
 def warm_up() -> None:
     """Compile the kernel (or load it from numba's cache) before timing or forking."""
-    kernel_tally(1, 0, 2, [1])
-    kernel_rounds([1])
-    kernel_trace(1)
+    for strategy in STRATEGIES:
+        kernel_tally(1, 0, 2, [1], strategy=strategy, worlds=2)
+        kernel_rounds([1], strategy=strategy, worlds=2)
+        kernel_trace(1, strategy=strategy, worlds=2)
     round_seeds(1, 0, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionState:
+    """A round stopped at the player's decision: the kernel's arrays (see :func:`_play`)."""
+
+    st: I64Array
+    pile: I64Array
+    """The draw pile in ``pile[:st[0]]`` (taken from the end)."""
+    hands: I64Array
+    """Both sides' counts (rulebook layout, the bank's from ``SIDE_WIDTH``)."""
+    sizes: I64Array
+
+
+@_jit
+def _first_decision(
+    seed: np.uint64, st: I64Array, pile: I64Array, hands: I64Array, sizes: I64Array
+) -> int:
+    rng = np.zeros(3, dtype=np.uint64)
+    ties = np.zeros(64, dtype=np.int64)
+    trace = np.zeros((0, STEP_WIDTH), dtype=np.int64)
+    _deal(seed, st, pile, hands, sizes, rng, trace)
+    return _play(_ST_EXTERNAL, st, pile, hands, sizes, rng, ties, trace)[3]
+
+
+def first_decision(seed: int) -> DecisionState | None:
+    """The round on ``SplitMixRng(seed)`` at the player's first decision (``None`` if it
+    ended before one: the player could not play)."""
+    st = np.zeros(ST_WIDTH, dtype=np.int64)
+    pile = np.zeros(_NCARDS, dtype=np.int64)
+    hands = np.zeros(2 * _SIDE, dtype=np.int64)
+    sizes = np.zeros(2, dtype=np.int64)
+    if _first_decision(np.uint64(seed & MASK64), st, pile, hands, sizes) != _NEEDS_DECISION:
+        return None
+    return DecisionState(st, pile, hands, sizes)
+
+
+@_jit
+def _search_at(
+    st: I64Array,
+    pile: I64Array,
+    hands: I64Array,
+    sizes: I64Array,
+    choice: np.uint64,
+    worlds: int,
+) -> tuple[int, int, int]:
+    rng = np.zeros(3, dtype=np.uint64)
+    rng[_CHOICE_RNG] = choice
+    ties = np.zeros(64, dtype=np.int64)
+    w_pile, w_hands, w_sizes, w_rng, _t, w_st = _workspace()
+    return _search_move(
+        st.copy(),
+        pile.copy(),
+        hands.copy(),
+        sizes.copy(),
+        rng,
+        ties,
+        worlds,
+        np.zeros((64, 3), dtype=np.int64),
+        np.zeros(64, dtype=np.int64),
+        np.zeros(_NCARDS, dtype=np.int64),
+        w_st,
+        w_pile,
+        w_hands,
+        w_sizes,
+        w_rng,
+    )
+
+
+def search_move(
+    state: DecisionState, choice_seed: int, worlds: int = SEARCH_WORLDS
+) -> tuple[str, int, int]:
+    """The search's move at ``state`` with its choices drawn from ``SplitMixRng(choice_seed)``:
+    (``play``/``draw``/``pass``, card, colour; -1 where none)."""
+    kind, card, color = _search_at(
+        state.st,
+        state.pile,
+        state.hands,
+        state.sizes,
+        np.uint64(choice_seed & MASK64),
+        _check_worlds(worlds),
+    )
+    return MOVE_KINDS[kind], int(card), int(color)

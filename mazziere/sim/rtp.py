@@ -1,5 +1,7 @@
-"""The return to player of UNO CASINO, measured: N independent rounds with the two published
-strategies, stake 1 unit per round (uno-casino.md "Return to player (RTP)", seed 000).
+"""The return to player of UNO CASINO, measured: N independent rounds, the bank on its
+published strategy, the player on its published default (the RTP of uno-casino.md "Return to
+player (RTP)", seed 000) or on one end of the skill range: random legal choices (a careless
+player) or the search (:func:`mazziere.sim.casino_kernel._search_move`); stake 1 unit a round.
 
 Round ``i`` of a run with master seed ``S`` is played on ``SplitMixRng(round_seed(S, i))``
 by the compiled kernel (:mod:`mazziere.sim.casino_kernel`) or by the readable engine
@@ -16,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import multiprocessing.pool
 import os
@@ -27,10 +30,13 @@ from typing import Any
 import numpy as np
 
 from mazziere.casino import simulate_round
+from mazziere.casino.round import simulate_round_random
 from mazziere.casino.rules import MAX_MULTIPLIER
 from mazziere.errors import OptionError
 from mazziere.sim.casino_kernel import (
     MASK64,
+    SEARCH_WORLDS,
+    STRATEGIES,
     TALLY_TURNS,
     TALLY_WIDTH,
     I64Array,
@@ -48,12 +54,15 @@ LEGAL_MINIMUM = 0.90
 MAX_ROUNDS = 1 << 62
 CHUNK_CAP = {"kernel": 200_000, "python": 250}
 """Most rounds per job: about half a second of one core for either engine."""
+SEARCH_CHUNK_CAP = 12_800
+"""Most rounds per job of the search, for one world a decision (a chunk of ``cap // worlds``
+rounds is about half a second of one core)."""
 CHECKPOINTS_PER_DECADE = 20
 
 Progress = Callable[[int, int], None]
 """Called with (rounds done, rounds in all) as chunks finish."""
-Job = tuple[str, int, int, int, tuple[int, ...]]
-"""(engine, master seed, first round, rounds, marks inside the chunk)."""
+Job = tuple[str, int, int, int, tuple[int, ...], str, int]
+"""(engine, master seed, first round, rounds, marks inside the chunk, strategy, worlds)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +89,10 @@ class RtpResult:
     """Actions applied over all rounds (the player's and the bank's)."""
     checkpoints: tuple[Checkpoint, ...]
     wall_seconds: float
+    strategy: str = "default"
+    """The player's strategy (:data:`~mazziere.sim.casino_kernel.STRATEGIES`)."""
+    worlds: int = SEARCH_WORLDS
+    """Worlds the search samples at each decision (``search`` only)."""
 
     @property
     def rtp(self) -> Interval:
@@ -120,6 +133,8 @@ class RtpResult:
             "wall_seconds": self.wall_seconds,
             "seed": self.seed,
             "engine": self.engine,
+            "strategy": self.strategy,
+            **({"worlds": self.worlds} if self.strategy == "search" else {}),
             "workers": self.workers,
             "stake": 1,
             "legal_minimum": LEGAL_MINIMUM,
@@ -151,13 +166,17 @@ def checkpoint_rounds(rounds: int) -> list[int]:
     return sorted(marks)
 
 
-def python_tally(master: int, start: int, count: int, marks: Sequence[int] = ()) -> I64Array:
-    """:func:`~mazziere.sim.casino_kernel.kernel_tally` on the readable engine."""
+def python_tally(
+    master: int, start: int, count: int, marks: Sequence[int] = (), strategy: str = "default"
+) -> I64Array:
+    """:func:`~mazziere.sim.casino_kernel.kernel_tally` on the readable engine (the default
+    and random strategies)."""
+    play = {"default": simulate_round, "random": simulate_round_random}[strategy]
     out = np.zeros((len(marks) + 1, TALLY_WIDTH), dtype=np.int64)
     acc = [0] * TALLY_WIDTH
     j = 0
     for k in range(count):
-        won, mult, turns = simulate_round(round_seed(master, start + k))
+        won, mult, turns = play(round_seed(master, start + k))
         acc[won * mult] += 1
         acc[TALLY_TURNS] += turns
         while j < len(marks) and marks[j] == k + 1:
@@ -169,37 +188,65 @@ def python_tally(master: int, start: int, count: int, marks: Sequence[int] = ())
 
 def run_job(job: Job) -> tuple[int, I64Array]:
     """Play one chunk (in a worker): its first round and its tally rows."""
-    engine, master, start, count, marks = job
-    tally = kernel_tally if engine == "kernel" else python_tally
-    return start, tally(master, start, count, marks)
+    engine, master, start, count, marks, strategy, worlds = job
+    if engine == "kernel":
+        return start, kernel_tally(master, start, count, marks, strategy, worlds)
+    return start, python_tally(master, start, count, marks, strategy)
 
 
 def _rounds_in(part: tuple[int, I64Array]) -> int:
     return int(part[1][-1, : MAX_MULTIPLIER + 1].sum())
 
 
-def plan_jobs(engine: str, seed: int, rounds: int, workers: int) -> list[Job]:
+def plan_jobs(
+    engine: str,
+    seed: int,
+    rounds: int,
+    workers: int,
+    strategy: str = "default",
+    worlds: int = SEARCH_WORLDS,
+) -> list[Job]:
     """Cut the run into chunks (several per worker, so progress moves), each with the
     checkpoints that fall inside it, relative to its first round."""
     marks = checkpoint_rounds(rounds)
     jobs: list[Job] = []
     j = 0
-    for chunk in chunk_ranges(rounds, workers, CHUNK_CAP[engine]):
+    cap = CHUNK_CAP[engine] if strategy != "search" else max(1, SEARCH_CHUNK_CAP // worlds)
+    for chunk in chunk_ranges(rounds, workers, cap):
         start, count = chunk.start, len(chunk)
         inside: list[int] = []
         while j < len(marks) and marks[j] <= start + count:
             inside.append(marks[j] - start)
             j += 1
-        jobs.append((engine, seed, start, count, tuple(inside)))
+        jobs.append((engine, seed, start, count, tuple(inside), strategy, worlds))
     return jobs
 
 
-def check_run(rounds: int, seed: int, workers: int, engine: str) -> None:
+def check_run(
+    rounds: int,
+    seed: int,
+    workers: int,
+    engine: str,
+    strategy: str = "default",
+    worlds: int = SEARCH_WORLDS,
+) -> None:
     """Refuse a bad run before anything starts (typed errors naming the mistake)."""
     if engine not in ENGINES:
         raise OptionError(
             f"unknown engine {engine!r}: use {' or '.join(ENGINES)}", "unknown_engine"
         )
+    if strategy not in STRATEGIES:
+        raise OptionError(
+            f"unknown strategy {strategy!r}: use {', '.join(STRATEGIES)}", "unknown_strategy"
+        )
+    if strategy == "search" and engine != "kernel":
+        raise OptionError(
+            "the search strategy plays on the compiled kernel only (--engine kernel): it plays "
+            "out thousands of rounds a decision",
+            "search_needs_kernel",
+        )
+    if not 1 <= worlds <= 1 << 20:
+        raise OptionError(f"--worlds must be between 1 and 2**20, not {worlds}", "bad_worlds")
     if not 1 <= rounds <= MAX_ROUNDS:
         raise OptionError(f"--rounds must be between 1 and 2**62, not {rounds}", "bad_rounds")
     if not 0 <= seed <= MASK64:
@@ -223,21 +270,26 @@ def run_rtp(
     engine: str = "kernel",
     progress: Progress | None = None,
     pool: multiprocessing.pool.Pool | None = None,
+    strategy: str = "default",
+    worlds: int = SEARCH_WORLDS,
 ) -> RtpResult:
-    """Play ``rounds`` rounds of the run ``seed`` and measure the RTP. ``workers`` processes
-    (default: every core; 1 plays here); a ``pool`` given is used as it is (benchmarks)."""
+    """Play ``rounds`` rounds of the run ``seed`` and measure the RTP, the player on
+    ``strategy``. ``workers`` processes (default: every core; 1 plays here); a ``pool``
+    given is used as it is (benchmarks). Round ``i`` is dealt the same cards whatever the
+    strategy (the player's own choices have their own random source)."""
     workers = default_workers() if workers is None else workers
-    check_run(rounds, seed, workers, engine)
+    check_run(rounds, seed, workers, engine, strategy, worlds)
     if engine == "kernel":
         warm_up()  # compile (or load the cache) once, before any worker needs it
-    jobs = plan_jobs(engine, seed, rounds, workers)
+    jobs = plan_jobs(engine, seed, rounds, workers, strategy, worlds)
     start_time = time.perf_counter()
     start = start_method(inherit=engine == "kernel")  # the workers inherit the warm kernel
     parts = run_chunks(
         run_job, jobs, workers, progress, size=_rounds_in, total=rounds, pool=pool, start=start
     )
     wall = time.perf_counter() - start_time
-    return merge(parts, rounds, seed, engine, workers, wall)
+    result = merge(parts, rounds, seed, engine, workers, wall)
+    return dataclasses.replace(result, strategy=strategy, worlds=worlds)
 
 
 def merge(
