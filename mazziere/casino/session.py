@@ -127,6 +127,7 @@ class CasinoSession(GameSession):
             "seat": seat,
             "hand": [str(c) for c in own],
             "bank_cards": v.bank_cards,
+            "player_cards": len(v.hand),
             "top": str(v.top),
             "color": None if v.color is None else v.color.letter,
             "draw_pile_count": v.draw_pile_count,

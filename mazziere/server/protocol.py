@@ -226,7 +226,9 @@ class TableUpdate(_Msg, tag="table"):
     events: list[dict[str, Any]]
     """What this seat may see of what just happened, structured: ``{"type", ...fields}`` (the
     game's ``events`` schema under ``games``), plus the table's own ``hand_started`` (``id``),
-    ``session_closed`` (``credited``, ``reason``) and ``auto_played`` (``seat``)."""
+    ``session_closed`` (``credited``, ``reason``) and ``auto_played`` (``seat``). An event
+    that tells a move the server made for a seat whose time ran out carries ``auto`` true (the
+    ``timed_out`` note names that move: a log shows it once)."""
     time_left: float | None
     """Seconds left for the pending decision (``None``: no timer runs)."""
     log: list[TableNote]

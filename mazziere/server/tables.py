@@ -41,6 +41,23 @@ RECENT_LINES = 60
 its next full update (a reload, a second device, a reconnection: issue 13)."""
 
 
+MOVE_EVENTS = frozenset(
+    {"played", "drew", "passed", "color_chosen", "uno_called", "auto_played"}
+    | {"opened", "waited", "raised", "replaced", "folded", "saw"}
+)
+"""Event types that tell a seat's own move (UNO and the casino; poker), as a time-out's note
+names it."""
+
+
+def _by_server(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    """An event of a move the server made for ``seat`` whose time ran out, marked ``auto``
+    when it tells that seat's own move: the time-out's note already names the move, so a log
+    says it once (issue 13); what followed from it (a skip, the hand's end) is not marked."""
+    if event.get("type") not in MOVE_EVENTS or event.get("seat") != seat:
+        return event
+    return {**event, "auto": True}
+
+
 class TableError(MazziereError):
     default_code = "table_error"
 
@@ -472,14 +489,17 @@ class TableActor:
         wired: dict[str, dict[str, Any]] = {}  # each event text made structured once
         for step in steps:
             self.srv.metrics.decisions.labels(self.game, step.actor).inc()
+            auto = step.actor == "server" and bool(step.moves)
             for i, info in enumerate(self.seats):
                 if info.account is not None:
                     for text in self.session.visible(step, i):
                         if text not in wired:
                             wired[text] = self.kind.event_wire(text)
-                        info.push(wired[text])
+                        info.push(_by_server(wired[text], step.seat) if auto else wired[text])
             if self.watchers:
                 public = [self.kind.event_wire(text) for text in self.session.visible(step, None)]
+                if auto:
+                    public = [_by_server(e, step.seat) for e in public]
                 for w in self.watchers.values():
                     w.pending.extend(public)
             if step.actor == "server":
@@ -613,7 +633,7 @@ class TableActor:
             bots = [] if self.bot_delay else self._bot_steps(work)
             await self._commit(work, [step, *bots])
             info = self.seats[seat]
-            info.push({"type": "auto_played", "seat": seat})
+            info.push({"type": "auto_played", "seat": seat, "auto": True})
             await self._broadcast()
             if self.rules.session_money and not info.connected:
                 self._maybe_schedule_close()

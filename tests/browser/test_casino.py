@@ -135,4 +135,10 @@ def test_time_out_note_names_the_move_in_words(page: Page, live: LiveServer) -> 
     expect(note).to_contain_text("Time ran out: the server plays for you — ", timeout=15_000)
     expect(note).to_contain_text(re.compile(r"— (plays|draws|passes|calls UNO|chooses)"))
     expect(note).not_to_contain_text("timeout")
+    # one line per time-out: the moves it made are not told again beside the note
+    log = page.get_by_test_id("log")
+    assert (
+        log.locator("li", has_text="Time ran out").count() == log.locator(".note-timed_out").count()
+    )
+    expect(log.locator(".ev-auto_played")).to_have_count(0)
     shot(page, "casino-time-out")

@@ -232,3 +232,53 @@ async def test_second_connection_closes_the_first_with_a_message(
         await c2.send({"type": "ping"})
         await c2.wait(lambda m: m["type"] == "pong")
         await c2.close()
+
+
+async def test_time_out_moves_are_marked_auto_so_the_log_says_them_once(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Issue 13: the events telling the moves the server made for a timed-out player carry
+    ``auto`` (the ``timed_out`` note names those moves: one log line); the rest do not."""
+    from mazziere.server.tables import MOVE_EVENTS
+
+    clock = ManualClock()
+    async with live_server(db_url, tmp_path, clock=clock) as live:
+        a = await live.signup("ada")
+        table = await uno_table(live, a["token"])
+        c = await live.connect(a["token"])
+        await seat_at(c, table)
+        await c.send({"type": "start", "table": table})
+        await my_turn(c, table)
+        n = len(c.messages)
+        await settle(live, clock, 10.5)
+        m = await c.wait(lambda m: m["type"] == "table" and m["log"], start=n)
+        assert [x["note"] for x in m["log"]] == ["timed_out"]
+        mine = [e for e in m["events"] if e["type"] in MOVE_EVENTS and e.get("seat") == 0]
+        assert mine and all(e.get("auto") is True for e in mine)
+        others = [e for e in m["events"] if e not in mine]
+        assert not any(e.get("auto") for e in others)
+        await c.close()
+
+
+async def test_replay_of_a_time_out_names_the_moves_the_server_made(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Issue 13: the hand history shows a time-out as the moves made, as the log named them."""
+    clock = ManualClock()
+    async with live_server(db_url, tmp_path, clock=clock) as live:
+        a = await live.signup("ada")
+        table = await uno_table(live, a["token"])
+        c = await live.connect(a["token"])
+        await seat_at(c, table)
+        await c.send({"type": "start", "table": table})
+        await my_turn(c, table)
+        n = len(c.messages)
+        await settle(live, clock, 10.5)
+        m = await c.wait(lambda m: m["type"] == "table" and m["log"], start=n)
+        (note,) = m["log"]
+        hist = await live.get("/api/history", a["token"])
+        rep = await live.get(f"/api/history/{hist[0]['hand']}", a["token"])
+        (step,) = [s for s in rep["steps"] if s["actor"] == "server"]
+        assert step["moves"] == note["actions"] and step["moves"]
+        assert all(s["moves"] is None for s in rep["steps"] if s["actor"] != "server")
+        await c.close()

@@ -51,8 +51,15 @@ async def replay(hand_id: int, account: Me, server: Srv) -> dict[str, Any]:
     initial = game.view(seat)
     out = []
     for st in steps:
+        moves: list[dict[str, Any]] | None = None
         try:
-            game.apply(st.seat, st.action, st.actor)
+            if st.actor == "server" and st.action == "timeout":
+                # a time-out: the moves the server made for the seat, as the table's log
+                # named them (issue 13), never the bare word
+                played = game.timeout(st.seat).played or ()
+                moves = [game.action_wire(text) for text in played]
+            else:
+                game.apply(st.seat, st.action, st.actor)
             seen: dict[str, Any] | None = game.view(seat)
         except MazziereError:  # cannot happen for a recorded hand; show the log anyway
             seen = None
@@ -71,6 +78,7 @@ async def replay(hand_id: int, account: Me, server: Srv) -> dict[str, Any]:
                 "seat": st.seat,
                 "action": st.action,
                 "act": act,
+                "moves": moves,
                 "actor": st.actor,
                 "events": visible,
                 "view": seen,

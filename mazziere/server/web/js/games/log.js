@@ -7,10 +7,12 @@ import { clear, h } from '../ui.js';
 
 const MAX = 250;
 /**
- * A table event a note already says (one line per thing that happened): a time-out, and the
- * table's hand_started (with the hand's record `id`; a game's own hand_started has no id).
+ * A table event a note already says (one line per thing that happened): a time-out, the moves
+ * the server made for it (marked `auto`: the time-out's note names them), and the table's
+ * hand_started (with the hand's record `id`; a game's own hand_started has no id).
  */
-const saidByNotes = (e) => e.tag === 'auto_played' || (e.tag === 'hand_started' && 'id' in e);
+const saidByNotes = (e) =>
+  e.tag === 'auto_played' || e.auto === true || (e.tag === 'hand_started' && 'id' in e);
 
 /**
  * A table note in words (a node), or null for a note this client does not know.

@@ -5,7 +5,7 @@ import { get } from '../api.js';
 import { colorDot, miniPoker, miniUno, pokerCard, unoBack, unoCard } from '../cards.js';
 import { actionWords, describeEvent, eventOf, hands, list } from '../events.js';
 import '../games/index.js';
-import { dateTime, has, money, t } from '../i18n.js';
+import { dateTime, has, money, t, tNodes } from '../i18n.js';
 import { add, clear, fill, h, showError } from '../ui.js';
 
 /**
@@ -183,8 +183,16 @@ export default {
 
     // the server sends each step's action structured (step.act: {text, kind, ...fields}); its
     // game puts it in words (games/<game>/events.js)
-    const actionText = (step) =>
-      step.act ? actionWords(data.game, step.act, nameOf) : has(`act.${step.action}`) ? t(`act.${step.action}`) : step.action;
+    // a time-out names the moves the server made for the player (step.moves), as the log does
+    const actionText = (step) => {
+      if (step.moves?.length) {
+        const list = h('span', { class: 'moves', 'data-testid': 'replay-moves' });
+        step.moves.forEach((m, i) => list.append(...(i ? [', '] : []), actionWords(data.game, m, nameOf)));
+        return tNodes('history.timed_out', { moves: list });
+      }
+      if (step.act) return actionWords(data.game, step.act, nameOf);
+      return has(`act.${step.action}`) ? t(`act.${step.action}`) : step.action;
+    };
 
     const drawBoard = () => {
       const f = frames[k];

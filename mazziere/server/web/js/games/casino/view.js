@@ -209,7 +209,15 @@ export class CasinoView extends TableView {
       this.result.dataset.multiplier = String(r.multiplier);
       fill(
         this.result,
-        h('h2', {}, won ? t('casino.you_win', { m: r.multiplier }) : t('casino.bank_wins')),
+        h(
+          'h2',
+          {},
+          won
+            ? watching
+              ? t('casino.player_wins', { who: this.ctx.nameOf(0), m: r.multiplier })
+              : t('casino.you_win', { m: r.multiplier })
+            : t('casino.bank_wins'),
+        ),
         h(
           'p',
           { class: 'big' },
@@ -218,7 +226,7 @@ export class CasinoView extends TableView {
             : t('casino.stake_lost', { stake: money(r.stake) }),
         ),
         h('p', { class: 'muted' }, reasonText('round', r.reason)),
-        v.hand?.length ? h('p', { class: 'left-cards' }, t('casino.cards_left'), ' ', miniUnoList(sortUno(v.hand))) : null,
+        v.hand?.length && !watching ? h('p', { class: 'left-cards' }, t('casino.cards_left'), ' ', miniUnoList(sortUno(v.hand))) : null,
       );
     } else {
       this.result.hidden = true;
@@ -226,19 +234,29 @@ export class CasinoView extends TableView {
 
     // ---- the player's hand and controls
     // between rounds the stake form takes the player's place (the cards left are in the result)
-    this.play.hidden = !inRound;
+    // a spectator sees the player's place by name with a card count, no hand or controls
+    const seen = watching && hasRound && !v.result;
+    this.play.hidden = !inRound && !seen;
+    this.hand.el.hidden = watching;
+    this.buttons.hidden = watching;
+    this.session.hidden = watching;
     const sorted = sortUno(v.hand || []);
     this.hand.update(sorted, inRound ? this.legal.plays : []);
+    const playerTurn = (inRound || seen) && v.phase !== 'over' && msg.status === 'playing';
     fill(
       this.meBar,
-      h('span', { class: `me-name${inRound ? ' turn' : ''}` }, t('common.you_cap')),
+      h(
+        'span',
+        { class: `me-name${playerTurn && (v.my_turn || watching) ? ' turn' : ''}`, 'data-testid': 'me-name' },
+        watching ? this.ctx.nameOf(0) : t('common.you_cap'),
+      ),
       h(
         'span',
         { class: 'me-meta' },
-        t('uno.cards_n', { n: sorted.length }),
+        t('uno.cards_n', { n: watching ? (v.player_cards ?? 0) : sorted.length }),
         hasRound ? ` · ${t('casino.stake_is', { stake: money(v.stake) })}` : '',
       ),
-      this.clock(this.countdown, inRound),
+      this.clock(this.countdown, inRound || seen),
     );
     this.turnLine.textContent = inRound ? this.prompt(v) : '';
     this.turnLine.classList.toggle('my-turn', inRound);

@@ -140,6 +140,7 @@ export const en = {
   'pev.game_ended': '{who} won the game.',
   // the engine's reasons for a game's end (seat 0 is the player, seat 1 the computer)
   'reason.poker.seat 0 cannot pay the ante': 'you cannot pay the ante',
+  'reason.poker.cannot_pay': '{who} cannot pay the ante',
   'reason.poker.seat 1 has no items left to pledge and cannot pay the ante':
     'the computer has no items left to pledge and cannot pay the ante',
   'pev.deal_started_me': 'Deal {deal}: you act first.',
@@ -320,6 +321,7 @@ export const it = {
   'pev.redeemed': '{who} riscatta: {item} per {value}.',
   'pev.game_ended': '{who} vince la partita.',
   'reason.poker.seat 0 cannot pay the ante': 'non puoi pagare l’invito',
+  'reason.poker.cannot_pay': '{who} non può pagare l’invito',
   'reason.poker.seat 1 has no items left to pledge and cannot pay the ante':
     'il computer non ha più oggetti da impegnare e non può pagare l’invito',
   'pev.deal_started_me': 'Mano {deal}: parli per primo.',

@@ -195,9 +195,14 @@ export class PokerView extends TableView {
     if (v.deal_no !== prevDeal || v.phase !== 'draw') this.marked.clear();
     const me = msg.seat ?? 0;
     const them = 1 - me;
-    this.meBar.parentElement.hidden = msg.watching === true; // a spectator has no hand
+    // a spectator sees the player's place by name, without a hand or controls
+    const watching = msg.watching === true;
+    this.watching = watching;
+    this.handEl.hidden = watching;
+    this.buttons.hidden = watching;
     const L = this.legal;
-    const myTurn = v.current === me && v.phase !== 'over' && !v.result;
+    const seatTurn = v.current === me && v.phase !== 'over' && !v.result;
+    const myTurn = seatTurn && !watching;
 
     // ---- the opponent: cards, bankroll, bet, items
     // the last showdown (the view's, or else the one the events told) stays in view until this
@@ -283,7 +288,7 @@ export class PokerView extends TableView {
         h(
           'div',
           { class: `sd-line${sd.winner === s ? ' winner' : ''}` },
-          h('strong', {}, s === me ? t('common.you_cap') : this.ctx.nameOf(s)),
+          h('strong', {}, this.who(s, me)),
           h('span', { class: 'mini-list' }, (sd.hands?.[s] || []).map(miniPoker)),
           h('span', { class: 'sd-name', 'data-testid': `hand-name-${s === me ? 'me' : 'them'}` }, handName(sd, s)),
         );
@@ -297,9 +302,9 @@ export class PokerView extends TableView {
           { class: 'big' },
           sd.winner === null || sd.winner === undefined
             ? t('poker.tie_carried')
-            : sd.winner === me
+            : sd.winner === me && !watching
               ? t('poker.you_take', { chips: t('poker.chips', { n: sd.pot }) })
-              : t('poker.they_take', { who: cap(this.ctx.nameOf(them)), chips: t('poker.chips', { n: sd.pot }) }),
+              : t('poker.they_take', { who: cap(this.ctx.nameOf(sd.winner)), chips: t('poker.chips', { n: sd.pot }) }),
         ),
       );
     } else {
@@ -329,8 +334,8 @@ export class PokerView extends TableView {
       this.meBar,
       h(
         'span',
-        { class: `me-name${myTurn ? ' turn' : ''}` },
-        t('common.you_cap'),
+        { class: `me-name${seatTurn ? ' turn' : ''}`, 'data-testid': 'me-name' },
+        this.who(me, me),
         v.first === me ? h('span', { class: 'tag', title: t('poker.acts_first') }, '1°') : '',
       ),
       h(
@@ -343,7 +348,7 @@ export class PokerView extends TableView {
       ),
       this.clock(this.countdown, myTurn),
     );
-    this.turnLine.textContent = this.prompt(v, me, myTurn);
+    this.turnLine.textContent = watching ? '' : this.prompt(v, me, myTurn);
     this.turnLine.classList.toggle('my-turn', myTurn);
     this.drawButtons(v, L, me, myTurn);
     this.drawHistory(v, me);
@@ -417,12 +422,24 @@ export class PokerView extends TableView {
     fill(this.buttons, ...out);
   }
 
+  /** A seat by name; "You" only for this player's own seat (never for a spectator). */
+  who(s, me) {
+    return s === me && !this.watching ? t('common.you_cap') : this.ctx.nameOf(s);
+  }
+
+  /** Why the game ended, naming the player: "you" only to the player at seat 0. */
+  reason(r) {
+    if (r === 'seat 0 cannot pay the ante' && this.watching)
+      return t('reason.poker.cannot_pay', { who: this.ctx.nameOf(0) });
+    return reasonText('poker', r);
+  }
+
   drawHistory(v, me) {
     const rows = (v.history || []).map((m) =>
       h(
         'li',
         {},
-        h('strong', {}, m.seat === me ? t('common.you_cap') : this.ctx.nameOf(m.seat)),
+        h('strong', {}, this.who(m.seat, me)),
         ' ',
         KNOWN.includes(m.word) ? this.label(m.word === 'draw' ? 'replace' : m.word) : m.word,
         m.amount ? ` ${m.amount}` : '',
@@ -451,23 +468,26 @@ export class PokerView extends TableView {
       this.overlay.hidden = true;
       return;
     }
-    const won = v.result.winner === me;
+    const won = v.result.winner === me && !this.watching;
+    const winner = v.result.winner ?? 1 - me;
     this.overlay.hidden = false;
     fill(
       this.overlay,
       h(
         'div',
         { class: `result-card ${won ? 'won' : 'lost'}` },
-        h('h2', {}, won ? t('poker.you_won_game') : t('poker.they_won_game', { who: cap(this.ctx.nameOf(1 - me)) })),
-        h('p', { class: 'muted' }, reasonText('poker', v.result.reason)),
+        h('h2', {}, won ? t('poker.you_won_game') : t('poker.they_won_game', { who: cap(this.ctx.nameOf(winner)) })),
+        h('p', { class: 'muted' }, this.reason(v.result.reason)),
         h(
           'div',
           { class: 'result-actions' },
-          h(
-            'button',
-            { type: 'button', class: 'btn btn-primary', 'data-action': 'start', onclick: () => this.ctx.start() },
-            t('poker.new_game'),
-          ),
+          this.watching
+            ? null
+            : h(
+                'button',
+                { type: 'button', class: 'btn btn-primary', 'data-action': 'start', onclick: () => this.ctx.start() },
+                t('poker.new_game'),
+              ),
           h('a', { class: 'btn', href: '#/lobby' }, t('nav.lobby')),
         ),
       ),
