@@ -1,0 +1,11 @@
+"""Reinforcement-learning environments (extra ``[rl]``: PettingZoo and Gymnasium).
+
+* :func:`uno_env`: UNO for 2-10 players under every preset and option (PettingZoo AEC);
+* :func:`draw_poker_env`: five-card draw heads-up, 52 or 32 cards (PettingZoo AEC, or one
+  agent against a built-in computer level);
+* :class:`SingleAgentUno`: a Gymnasium environment, one UNO seat against built-in bots.
+"""
+
+from mazziere.rl.uno_env import UnoEnv, uno_env
+
+__all__ = ["UnoEnv", "uno_env"]
