@@ -6,7 +6,10 @@ order, and so on (so a policy learned in one seat plays in any other). Faces are
 card faces 0-53 (``colour * 13 + rank`` for the 52 coloured faces, rank 10/11/12 = Skip,
 Reverse, +2; 52 = Wild, 53 = Wild +4) and colours 0-3 = red, yellow, green, blue.
 
-Actions (``Discrete(ACTIONS)``, masked by the legal ones):
+Actions (``Discrete(action_count(rules))``, masked by the legal ones). An index means the
+same action in every environment; rules that allow several cards at once (``multi_play``,
+``burn``) append the indices from :data:`MULTI` on, the others stop at :data:`BASE_ACTIONS`
+(151), so a random agent does not scan 9,000 masked-out entries a step:
 
 ============  =============================================================================
 index         action
@@ -20,18 +23,21 @@ index         action
 137-145       catch the seat at offset 1-9 that did not call UNO
 146-149       choose colour 0-3 (a Wild turned as the first card)
 150           wait: decline an out-of-turn offer (a catch, a jump-in, a challenge by anyone)
-151-10518     several number cards of one rank at once (``multi_play``; bruciata pairs too),
-              ranks 1-6, 8, 9: ``151 + ((r * 81 + m) * 4 + first) * 4 + last``, ``r`` the
-              rank's index in (1, 2, 3, 4, 5, 6, 8, 9), ``m`` = sum over colours of
-              count * 3**colour (0-2 cards of each colour), ``first``/``last`` the colours of
-              the first card (it must match) and the last (it sets colour and effect)
-10519-36438   the same for ranks 0 and 7, with a target: ``10519 + (((z * 81 + m) * 4 +
-              first) * 4 + last) * 10 + slot``, ``z`` = 0 for rank 0 and 1 for rank 7, ``slot``
-              0 = no seat named, 1-9 = the seat at that offset
+151-2742      several number cards of one rank at once (``multi_play``, bruciata pairs),
+              ranks 1-6, 8, 9: ``151 + (r * 81 + m) * 4 + last``, ``r`` the rank's index in
+              (1, 2, 3, 4, 5, 6, 8, 9), ``m`` = sum over colours of count * 3**colour (0-2
+              cards of each colour), ``last`` the colour of the last card (it sets the colour
+              and the effect)
+2743-9222     the same for ranks 0 and 7, with a target: ``2743 + ((z * 81 + m) * 4 + last) *
+              10 + slot``, ``z`` = 0 for rank 0 and 1 for rank 7, ``slot`` 0 = no seat named,
+              1-9 = the seat at that offset
 ============  =============================================================================
 
-The order of the middle cards of a several-card play changes nothing (the engine lists one
-canonical order), so (rank, colour counts, first, last, target) names every play it offers.
+Which matching card goes first in a several-card play and the order of the middle ones change
+nothing but the order of cards under the top of the pile (the cards leaving the hand, the last
+card and the target are the same), so (rank, colour counts, last colour, target) names the
+outcome; where the engine lists several first cards for one outcome, the index plays one of
+them.
 
 Observation (``float32``, :data:`OBS_SIZE` values, all >= 0), in this order:
 
@@ -60,7 +66,7 @@ size  start   meaning
               offset (10, one-hot), the last card's face (54, one-hot), the colour it set (4)
 ====  ======  ===============================================================================
 
-Everything in it comes from the agent's :class:`~mazziere.uno.View` and the public plays: no
+Everything in it is what the agent's :class:`~mazziere.uno.View` shows, and the public plays: no
 other seat's card and no card of the deck (tests/rl/test_uno_env.py swaps them and compares).
 """
 
@@ -72,7 +78,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mazziere.cards.uno import WILD_FACE
-from mazziere.uno import Action, Phase, View
+from mazziere.uno import Action, Game, Phase, Rules
 from mazziere.uno import actions as A
 
 MAX_SEATS = 10
@@ -91,11 +97,19 @@ CATCH = 137
 COLOR = 146
 WAIT = 150
 MULTI = 151
+BASE_ACTIONS = MULTI
+"""Size of the action space without several-card plays."""
 _MULTI_RANKS = (1, 2, 3, 4, 5, 6, 8, 9)
 _MULTI_INDEX = {r: i for i, r in enumerate(_MULTI_RANKS)}
-MULTI_TARGET = MULTI + len(_MULTI_RANKS) * 81 * 16
-ACTIONS = MULTI_TARGET + 2 * 81 * 16 * 10
-"""Size of the action space (36,439)."""
+MULTI_TARGET = MULTI + len(_MULTI_RANKS) * 81 * 4
+ACTIONS = MULTI_TARGET + 2 * 81 * 4 * 10
+"""Size of the action space with several-card plays (9,223)."""
+
+
+def action_count(rules: Rules) -> int:
+    """The size of the action space under ``rules`` (module table)."""
+    return ACTIONS if rules.multi_play or rules.burn else BASE_ACTIONS
+
 
 _PHASES = (Phase.PLAY, Phase.DRAWN, Phase.PENDING, Phase.COLOR, Phase.OVER)
 _PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
@@ -148,58 +162,63 @@ def _play_index(p: A.Play, seat: int, players: int) -> int:
     m = 0
     for c in cards:
         m += 3 ** (int(c) // 13)
-    first, lastc = int(cards[0]) // 13, last // 13
+    lastc = last // 13
     if rank in (0, 7):
         z = 0 if rank == 0 else 1
-        return MULTI_TARGET + (((z * 81 + m) * 4 + first) * 4 + lastc) * 10 + offset
-    return MULTI + ((_MULTI_INDEX[rank] * 81 + m) * 4 + first) * 4 + lastc
+        return MULTI_TARGET + ((z * 81 + m) * 4 + lastc) * 10 + offset
+    return MULTI + (_MULTI_INDEX[rank] * 81 + m) * 4 + lastc
 
 
-def encode(
-    v: View,
-    history: Sequence[tuple[int, int, int]],
-    out: npt.NDArray[np.float32] | None = None,
-) -> npt.NDArray[np.float32]:
-    """The observation of the agent whose view is ``v`` (module table); ``history`` holds the
-    public plays as (seat, face, colour set), oldest first."""
-    assert v.seat is not None
-    o = np.zeros(OBS_SIZE, dtype=np.float32) if out is None else out
-    if out is not None:
-        o[:] = 0
-    me, n = v.seat, v.players
-    for c in v.hand:
-        o[O_HAND + c] += 1
-    o[O_TOP + v.top] = 1
-    if v.color is not None:
-        o[O_COLOR + int(v.color)] = 1
-    o[O_DIR] = 1 if v.direction > 0 else 0
-    for s in range(n):
-        k = (s - me) % n
-        o[O_COUNTS + k] = v.hand_counts[s]
-        o[O_IN_HAND + k] = v.in_hand[s]
-        o[O_ACTIVE + k] = v.active[s]
-    scores = v.scores
+def history_entry(seat: int, face: int, colour: int) -> tuple[int, int, int]:
+    """A public play as :func:`encode` reads it: the seat, then where its face and the colour
+    it set go inside a history slot."""
+    return seat, MAX_SEATS + face, MAX_SEATS + FACES + colour
+
+
+def encode(g: Game, me: int, history: Sequence[tuple[int, int, int]]) -> npt.NDArray[np.float32]:
+    """The observation of seat ``me`` (module table); ``history`` holds the public plays as
+    (seat, :func:`history_entry`), oldest first. It reads from the game exactly what
+    :func:`mazziere.uno.view` shows that seat (its own hand and drawn card, the public counts
+    and state), without building the view."""
+    o = np.zeros(OBS_SIZE, dtype=np.float32)
+    n = g.players
+    hands = g.hands
+    for c in hands[me]:
+        o[c] += 1
+    o[O_TOP + g.discard[-1]] = 1
+    color = g.color
+    if color is not None:
+        o[O_COLOR + int(color)] = 1
+    o[O_DIR] = 1 if g.direction > 0 else 0
+    in_hand, active, scores = g.in_hand, g.active, g.scores
+    ns = len(scores)
     for k in range(n):
         s = (me + k) % n
-        o[O_SCORES + k] = scores[s % len(scores)]  # per seat, or per team (seat % 2)
-    o[O_CURRENT + (v.current - me) % n] = 1
-    o[O_PENDING] = v.pending
-    o[O_PHASE + _PHASE_INDEX[v.phase]] = 1
-    if v.drawn is not None and v.current == me:
-        o[O_DRAWN + v.drawn] = 1
-    if v.uno_seat is not None:
-        o[O_UNO_SEAT + (v.uno_seat - me) % n] = 1
-        o[O_UNO_CALLED] = v.uno_called
-    o[O_CHALLENGEABLE] = v.challengeable
-    if v.w4_by is not None:
-        o[O_W4_BY + (v.w4_by - me) % n] = 1
-    o[O_DRAW_PILE] = v.draw_pile_count
-    o[O_DISCARD] = v.discard_count
+        o[O_COUNTS + k] = len(hands[s])
+        o[O_IN_HAND + k] = in_hand[s]
+        o[O_ACTIVE + k] = active[s]
+        o[O_SCORES + k] = scores[s % ns]  # per seat, or per team (seat % 2)
+    current = g.current
+    o[O_CURRENT + (current - me) % n] = 1
+    o[O_PENDING] = g.pending
+    o[O_PHASE + _PHASE_INDEX[g.phase]] = 1
+    drawn = g.drawn
+    if drawn is not None and current == me:
+        o[O_DRAWN + drawn] = 1
+    uno_seat = g.uno_seat
+    if uno_seat is not None:
+        o[O_UNO_SEAT + (uno_seat - me) % n] = 1
+        o[O_UNO_CALLED] = g.uno_called
+    w4_by = g.w4_by
+    if w4_by is not None:
+        o[O_CHALLENGEABLE] = 1
+        o[O_W4_BY + (w4_by - me) % n] = 1
+    o[O_DRAW_PILE] = len(g.draw_pile)
+    o[O_DISCARD] = len(g.discard)
     at = O_HISTORY
-    for seat, face, colour in reversed(history[-HISTORY:]):
+    for seat, face_at, colour_at in reversed(history[-HISTORY:]):
         o[at + (seat - me) % n] = 1
-        o[at + MAX_SEATS + face] = 1
-        if colour >= 0:
-            o[at + MAX_SEATS + FACES + colour] = 1
+        o[at + face_at] = 1
+        o[at + colour_at] = 1
         at += HISTORY_WIDTH
     return o

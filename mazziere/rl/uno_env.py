@@ -6,12 +6,13 @@
 ...     obs, reward, terminated, truncated, info = env.last()
 ...     env.step(None if terminated or truncated else int(obs["action_mask"].argmax()))
 >>> env.observation_space("player_0")["observation"].shape, env.action_space("player_0").n
-((791,), 36439)
+((791,), 9223)
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seat numbers). The encodings of actions and
 observations are :mod:`mazziere.rl.uno_encoding`'s, identical for every preset, so a policy
 can be trained on one rule set and tried on another. The game is the engine users call
-(:class:`mazziere.uno.Game`); every action an agent takes is one of the engine's legal
+(:class:`mazziere.uno.Game`); the action space has 151 indices, or 9,223 where the rules
+allow several cards at once (``house``); every action an agent takes is one of the engine's legal
 actions, applied with ``push`` (an index that is not legal now raises
 :class:`~mazziere.errors.IllegalAction` and changes nothing).
 
@@ -45,7 +46,7 @@ from pettingzoo import AECEnv
 
 from mazziere.errors import IllegalAction, OptionError
 from mazziere.rl import uno_encoding as U
-from mazziere.uno import Action, Game, find_preset, view
+from mazziere.uno import Action, Game, Rules, find_preset, view
 from mazziere.uno import events as E
 
 REWARDS = ("hand", "match")
@@ -88,11 +89,16 @@ class UnoEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         obs = spaces.Box(0.0, np.inf, (U.OBS_SIZE,), np.float32)
-        mask = spaces.Box(0, 1, (U.ACTIONS,), np.int8)
+        self.action_count = U.action_count(rules)
+        mask = spaces.Box(0, 1, (self.action_count,), np.int8)
         self._obs_space = spaces.Dict({"observation": obs, "action_mask": mask})
-        self._act_space = spaces.Discrete(U.ACTIONS)
+        self._act_space = spaces.Discrete(self.action_count)
         self._stream = np.random.default_rng()
         self.game: Game | None = None
+        self.offers_out_of_turn = out_of_turn_possible(rules)
+        """Whether a seat may ever act out of turn under these rules (else only the seat to
+        play is asked: no scan of the others' legal actions)."""
+        self._indices: list[dict[Action, int]] = [{} for _ in range(players)]
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -123,8 +129,8 @@ class UnoEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
     def observe(self, agent: str) -> ObsDict:
         g = self._require_game()
         seat = self._seat[agent]
-        obs = U.encode(view(g, seat), self._history)
-        mask = np.zeros(U.ACTIONS, dtype=np.int8)
+        obs = U.encode(g, seat, self._history)
+        mask = np.zeros(self.action_count, dtype=np.int8)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
             mask[list(self._legal)] = 1
         return {"observation": obs, "action_mask": mask}
@@ -190,7 +196,7 @@ class UnoEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
             if isinstance(e, E.Played):
                 card = int(e.cards[-1])
                 colour = int(e.color) if e.color is not None else card // 13
-                self._history.append((e.seat, card, colour))
+                self._history.append(U.history_entry(e.seat, card, colour))
         if len(self._history) > 4 * U.HISTORY:
             del self._history[: -U.HISTORY]
 
@@ -199,7 +205,7 @@ class UnoEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
         seat order after the seat to play; else the seat to play."""
         g = self._require_game()
         cur, n = g.current, self.players
-        for k in range(1, n):
+        for k in range(1, n if self.offers_out_of_turn else 1):
             s = (cur + k) % n
             if s in self._declined:
                 continue
@@ -213,7 +219,14 @@ class UnoEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[cur]
 
     def _index(self, legal: Iterable[Action], seat: int) -> dict[int, Action | None]:
-        return {U.action_index(a, seat, self.players): a for a in legal}
+        known = self._indices[seat]
+        out: dict[int, Action | None] = {}
+        for a in legal:
+            i = known.get(a)
+            if i is None:
+                i = known[a] = U.action_index(a, seat, self.players)
+            out[i] = a
+        return out
 
     def _finish_if_over(self, events: list[E.Event]) -> None:
         g = self._require_game()
@@ -235,6 +248,16 @@ class UnoEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
             else:
                 self.rewards[a] = 1.0 if self._side_of(self._seat[a]) == side else -1.0
         self.terminations = dict.fromkeys(self.agents, True)
+
+
+def out_of_turn_possible(rules: Rules) -> bool:
+    """Whether any seat but the one to play can have a legal action under ``rules``: catching
+    or calling UNO (``uno_call`` other than ``off``), jumping in, challenging a +4 as anyone."""
+    return (
+        rules.uno_call != "off"
+        or rules.jump_in
+        or (rules.challenge and rules.challenge_by == "any")
+    )
 
 
 def uno_env(

@@ -15,6 +15,7 @@ from pettingzoo.test import api_test, seed_test
 from mazziere.errors import IllegalAction, UnknownOption
 from mazziere.rl import uno_encoding as U
 from mazziere.rl import uno_env
+from mazziere.rl.uno_env import out_of_turn_possible
 from mazziere.uno import PRESETS, Game, find_preset
 
 HOUSE_EVERYTHING: dict[str, Any] = {
@@ -37,6 +38,8 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("house", 5, {"zero_rotate": True, "seven_swap": True}),
     ("classic", 4, {"teams": True}),
     ("classic", 3, {"scoring": "penalty", "elimination": True, "match": "target_points"}),
+    ("mattel", 2, {"uno_call": "off", "challenge": False}),
+    ("classic", 5, {"uno_call": "auto"}),
 ]
 
 
@@ -106,13 +109,25 @@ def test_every_legal_action_has_its_own_index(case: tuple[str, int, dict[str, An
             for seat in range(players):
                 legal = g.legal_actions(seat)
                 indices = {U.action_index(a, seat, players) for a in legal}
-                assert len(indices) == len(legal), (seat, legal)
-                assert all(0 <= i < U.ACTIONS and i != U.WAIT for i in indices)
+                assert len(indices) == len({_outcome(a) for a in legal}), (seat, legal)
+                assert all(0 <= i < U.action_count(rules) and i != U.WAIT for i in indices)
                 seen_kinds |= {type(a).__name__ for a in legal}
+            if not out_of_turn_possible(rules):  # the environment asks only the seat to play
+                assert all(not g.legal_actions(s) for s in range(players) if s != g.current)
             moves = [(s, a) for s in range(players) for a in g.legal_actions(s)]
             seat, action = rnd.choice(moves)
             g.push(action, seat)
     assert "Play" in seen_kinds and "Draw" in seen_kinds
+
+
+def _outcome(action: Any) -> Any:
+    """What an action changes: a several-card play by its cards (as a multiset), last card and
+    target (its first card and middle order change nothing)."""
+    from mazziere.uno import actions as A
+
+    if isinstance(action, A.Play) and len(action.cards) > 1:
+        return ("multi", tuple(sorted(action.cards)), action.cards[-1], action.target)
+    return action
 
 
 def test_several_card_plays_and_targets_use_the_upper_blocks() -> None:
@@ -121,8 +136,11 @@ def test_several_card_plays_and_targets_use_the_upper_blocks() -> None:
 
     pair = A.play_of((Card(5), Card(13 + 5)))  # R5 then Y5
     assert U.MULTI <= U.action_index(pair, 0, 4) < U.MULTI_TARGET
-    reversed_pair = A.play_of((Card(13 + 5), Card(5)))
+    reversed_pair = A.play_of((Card(13 + 5), Card(5)))  # Y5 last: another colour in force
     assert U.action_index(reversed_pair, 0, 4) != U.action_index(pair, 0, 4)
+    three = A.play_of((Card(5), Card(26 + 5), Card(13 + 5)))
+    same_outcome = A.play_of((Card(26 + 5), Card(5), Card(13 + 5)))
+    assert U.action_index(three, 0, 4) == U.action_index(same_outcome, 0, 4)
     swap = A.play_of((Card(7),), None, 2)  # R7 swapping with seat 2
     assert U.action_index(swap, 0, 4) == U.PLAY_TARGET + 4 * 9 + 1
     assert U.action_index(swap, 1, 4) == U.PLAY_TARGET + 4 * 9 + 0  # seat 2 is next to seat 1
@@ -195,6 +213,12 @@ def test_unknown_options_and_seat_counts_are_refused() -> None:
         uno_env("house", 4, no_such_rule=True)
     with pytest.raises(Exception, match="players"):
         uno_env("online", 7)
+
+
+def test_action_space_size_follows_the_rules() -> None:
+    assert uno_env("mattel", 2).action_space("player_0").n == U.BASE_ACTIONS == 151
+    assert uno_env("house", 4).action_space("player_0").n == U.ACTIONS == 9223
+    assert uno_env("classic", 3, burn=True).action_space("player_1").n == U.ACTIONS
 
 
 def test_observation_encodes_the_agents_own_view() -> None:
