@@ -6,6 +6,7 @@
 * :class:`SingleAgentUno`: a Gymnasium environment, one UNO seat against built-in bots.
 """
 
+from mazziere.rl.single import SingleAgentUno
 from mazziere.rl.uno_env import UnoEnv, uno_env
 
-__all__ = ["UnoEnv", "uno_env"]
+__all__ = ["SingleAgentUno", "UnoEnv", "uno_env"]

@@ -233,3 +233,33 @@ def test_observation_encodes_the_agents_own_view() -> None:
         assert o[U.O_COUNTS + 1] == len(g.hands[(seat + 1) % 3])
         assert o[U.O_TOP + g.discard[-1]] == 1
         assert o[U.O_CURRENT + (g.current - seat) % 3] == 1
+
+
+def test_single_agent_wrapper_passes_gymnasiums_checker_and_plays_against_bots() -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    from mazziere.rl import SingleAgentUno
+    from mazziere.rl.single import random_masked_action
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(SingleAgentUno("mattel", 3, "greedy", illegal="lose"), skip_render_check=True)
+    env = SingleAgentUno("house", 4, "greedy,random", seat=2)
+    rng = np.random.default_rng(0)
+    results = []
+    for seed in range(30):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            assert env.env.agent_selection == "player_2"
+            obs, reward, term, trunc, _ = env.step(random_masked_action(obs, rng))
+            done = term or trunc
+        results.append(reward)
+    assert set(results) <= {-1.0, 0.0, 1.0} and -1.0 in results
+    # the same seed, the same actions: the same episode
+    a, _ = env.reset(seed=3)
+    b, _ = env.reset(seed=3)
+    assert np.array_equal(a["observation"], b["observation"])
+    bad = int(np.flatnonzero(b["action_mask"] == 0)[0])
+    with pytest.raises(IllegalAction):
+        env.step(bad)
