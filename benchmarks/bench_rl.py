@@ -82,7 +82,7 @@ def run_ours(repeat: int, budget: float) -> tuple[int, int, float]:
             obs, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 break
-            env.step(chooser.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            env.step(chooser.choice(obs["action_mask"].nonzero()[0].tolist()))
             steps += 1
         episodes += 1
         elapsed = clock() - t0

@@ -109,4 +109,4 @@ class SingleAgentUno(gymnasium.Env[ObsDict, int]):
 
 def random_masked_action(obs: ObsDict, rng: np.random.Generator) -> int:
     """An index drawn uniformly from the set entries of ``obs["action_mask"]``."""
-    return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+    return int(rng.choice(obs["action_mask"].nonzero()[0]))
