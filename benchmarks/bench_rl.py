@@ -27,7 +27,6 @@ import statistics
 import time
 from collections.abc import Callable
 
-import numpy as np
 import rlcard
 from bench_uno import MATCHED
 

@@ -257,9 +257,7 @@ async def test_time_out_moves_are_marked_auto_so_the_log_says_them_once(
         # follows (the computer players' moves, and a +2 they make seat 0 take) is not seat
         # 0's move and carries no ``auto``
         events = m["events"]
-        cut = next(
-            (i for i, e in enumerate(events) if e.get("seat") not in (0, None)), len(events)
-        )
+        cut = next((i for i, e in enumerate(events) if e.get("seat") not in (0, None)), len(events))
         mine = [e for e in events[:cut] if e["type"] in MOVE_EVENTS and e.get("seat") == 0]
         assert mine and all(e.get("auto") is True for e in mine)
         assert not any(e.get("auto") for e in events[cut:] if e["type"] != "auto_played")
