@@ -26,6 +26,7 @@ from mazziere.cli.poker import simulate
 from mazziere.errors import OptionError
 from mazziere.poker import Rules as PokerRules
 from mazziere.sim.cluster import INSTALL_HINT, RayCluster, check_address
+from mazziere.sim.pool import run_chunks
 from mazziere.sim.rtp import RtpResult, run_rtp
 from mazziere.sim.uno_sim import UnoSimResult, simulate_uno
 from mazziere.uno import find_preset
@@ -104,6 +105,14 @@ def test_poker_sim_on_ray_equals_the_process_pool(cluster: RayCluster) -> None:
     )
     local, _ = simulate(rules, "hard", "baseline", 1200, "3", CPUS)
     assert on_ray == local and on_ray.deals == 1200 and seen[-1] == 1200
+
+
+@skip_without_ray
+@one_ray
+def test_a_job_error_is_raised_as_on_the_pool(cluster: RayCluster) -> None:
+    with pytest.raises(ValueError, match="invalid literal"):
+        run_chunks(int, ["1", "x", "3"], CPUS, cluster=cluster)
+    assert run_chunks(int, ["1", "2", "3"], CPUS, cluster=cluster) == [1, 2, 3]
 
 
 # ------------------------------------------------------------------ the command line

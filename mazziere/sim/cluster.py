@@ -148,19 +148,29 @@ class RayCluster:
         arrived: Callable[[R], None],
     ) -> list[R]:
         """``work(job)`` for every job as Ray tasks, in job order; ``arrived(result)`` as
-        each finishes (:func:`ray.wait`, so a progress bar moves)."""
+        each finishes (:func:`ray.wait`, so a progress bar moves). A job's error is raised
+        here as it was raised in the worker (as on the process pool), and the tasks not yet
+        finished are cancelled."""
         ray = self._module()
         if self._task is None:
             self._task = ray.remote(_call)
         pending = {self._task.remote(work, job): i for i, job in enumerate(jobs)}
         results: dict[int, R] = {}
         waiting = list(pending)
-        while waiting:
-            ready, waiting = ray.wait(waiting, num_returns=1)
-            for ref in ready:
-                result: R = ray.get(ref)
-                results[pending[ref]] = result
-                arrived(result)
+        try:
+            while waiting:
+                ready, waiting = ray.wait(waiting, num_returns=1)
+                for ref in ready:
+                    result: R = ray.get(ref)
+                    results[pending[ref]] = result
+                    arrived(result)
+        except BaseException as e:
+            for ref in waiting:
+                ray.cancel(ref)
+            cause = getattr(e, "cause", None)
+            if isinstance(e, ray.exceptions.RayTaskError) and isinstance(cause, Exception):
+                raise cause from None
+            raise
         return [results[i] for i in range(len(jobs))]
 
 
