@@ -27,7 +27,8 @@ import time
 from mazziere.casino import simulate_round
 from mazziere.sim.casino_check import check_kernel, check_rare
 from mazziere.sim.casino_kernel import kernel_tally, round_seed, warm_up
-from mazziere.sim.rtp import default_workers, run_rtp
+from mazziere.sim.pool import default_workers
+from mazziere.sim.rtp import run_rtp
 
 CHECK_DEFAULT = 100_000
 

@@ -6,7 +6,8 @@ RTP with its 95% interval, the player's win rate, the payout distribution and th
 ``--strategy random|search`` measures the ends of the skill range instead of the published
 default: a careless player's random legal choices, and a search that plays out sampled worlds
 from the player's own view (regulators of skill games ask for this range).
-Mistakes on the command line print one line and exit 2.
+``--ray [--address auto|HOST:PORT]`` plays the chunks on a Ray cluster (a local one without
+an address) with the same result. Mistakes on the command line print one line and exit 2.
 
 Register it on the main app with ``app.command("rtp")(rtp)``; :data:`app` here carries the
 same command for tests.
@@ -30,15 +31,22 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from mazziere.cli.options import FAILURE_EXIT, cli_errors, fail
+from mazziere.cli.options import (
+    FAILURE_EXIT,
+    AddressOpt,
+    RayOpt,
+    cli_errors,
+    fail,
+    ray_cluster,
+)
 from mazziere.errors import OptionError
 from mazziere.sim.casino_kernel import SEARCH_WORLDS
+from mazziere.sim.pool import default_workers
 from mazziere.sim.rtp import (
     ENGINES,
     LEGAL_MINIMUM,
     RtpResult,
     check_run,
-    default_workers,
     run_rtp,
 )
 
@@ -109,6 +117,8 @@ def rtp(
             help=f"Worlds the search samples at each decision (default {SEARCH_WORLDS}).",
         ),
     ] = str(SEARCH_WORLDS),
+    use_ray: RayOpt = False,
+    address: AddressOpt = None,
 ) -> None:
     """Measure the UNO CASINO return to player: RTP with its 95% CI, win rate, payouts."""
     with cli_errors():
@@ -120,27 +130,32 @@ def rtp(
         check_run(n, s, w, engine.strip().lower(), strat, nw)
         if plot is not None:
             _check_plot(plot)
+        cluster = ray_cluster(use_ray, address, w)
     err = Console(stderr=True)
-    with Progress(
-        TextColumn("[bold]rounds"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-    ) as bar:
+    with (
+        cli_errors(),
+        cluster as on_ray,
+        Progress(
+            TextColumn("[bold]rounds"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+        ) as bar,
+    ):
         task = bar.add_task("rounds", total=n)
-        with cli_errors():
-            result = run_rtp(
-                n,
-                seed=s,
-                workers=w,
-                engine=engine.strip().lower(),
-                strategy=strat,
-                worlds=nw,
-                progress=lambda done, _total: bar.update(task, completed=done),
-            )
+        result = run_rtp(
+            n,
+            seed=s,
+            workers=w,
+            engine=engine.strip().lower(),
+            strategy=strat,
+            worlds=nw,
+            progress=lambda done, _total: bar.update(task, completed=done),
+            cluster=on_ray,
+        )
     if plot is not None:
         from mazziere.sim.rtp_plot import plot_rtp
 

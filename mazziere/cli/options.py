@@ -13,13 +13,34 @@ import functools
 import types
 import typing
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any, Literal, get_args, get_origin
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args, get_origin
 
 import typer
 
 from mazziere.errors import MalformedAction, MazziereError, OptionError
 from mazziere.uno import Rules, find_preset
+
+if TYPE_CHECKING:
+    from mazziere.sim.cluster import RayCluster
+
+RayOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ray",
+        help="Spread the chunks over a Ray cluster: a local one unless --address "
+        "(pip install 'mazziere[ray]'); the same results as the local processes.",
+    ),
+]
+AddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--address",
+        metavar="auto|HOST:PORT",
+        help="The Ray cluster to join (implies --ray): auto (one started on this machine "
+        "with `ray start --head`) or the head's HOST:PORT (port 6379 by default).",
+    ),
+]
 
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
@@ -143,3 +164,16 @@ def cli_errors() -> Iterator[None]:
 def split_names(text: str) -> list[str]:
     """``"greedy, random"`` -> ``["greedy", "random"]``."""
     return [p.strip() for p in text.split(",") if p.strip()]
+
+
+def ray_cluster(
+    use_ray: bool, address: str | None, workers: int
+) -> AbstractContextManager[RayCluster | None]:
+    """``--ray`` / ``--address``: a Ray cluster to open around the run (a local one of
+    ``workers`` CPUs without an address), or nothing. A malformed address is refused here,
+    a missing Ray or an unreachable cluster when it is opened (typed errors: exit 2)."""
+    if not use_ray and address is None:
+        return nullcontext(None)
+    from mazziere.sim.cluster import RayCluster
+
+    return RayCluster(address, num_cpus=workers if address is None else None)

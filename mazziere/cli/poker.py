@@ -1,6 +1,7 @@
 """``mazziere play poker`` and ``mazziere sim poker``: five-card draw in the terminal against
 the computer (:mod:`mazziere.terminal.poker`), and bot-against-bot simulations (draw-poker.md;
-seed 002).
+seed 002), on local processes or, with ``--ray [--address auto|HOST:PORT]``, on a Ray cluster
+(the same tally).
 
 Register them on the main app with ``play_app.command("poker")(play_poker)`` and
 ``sim_app.command("poker")(sim_poker)``; :data:`app` here carries both (as ``play`` and
@@ -11,21 +12,33 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
-from typing import Annotated
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from mazziere.cli.options import FAILURE_EXIT, USAGE_EXIT, cli_errors, fail
+from mazziere.cli.options import (
+    FAILURE_EXIT,
+    USAGE_EXIT,
+    AddressOpt,
+    RayOpt,
+    cli_errors,
+    fail,
+    ray_cluster,
+)
 from mazziere.errors import OptionError
 from mazziere.poker import Rules
 from mazziere.poker.bots import BOTS, LEVELS, PANEL, find_bot
 from mazziere.poker.sim import Tally, play_pairs
-from mazziere.sim.pool import run_chunks
+from mazziere.sim.pool import default_workers, run_chunks
 from mazziere.sim.stats import t_quantile
 from mazziere.terminal.poker import play_rules, run_play
+
+if TYPE_CHECKING:
+    from mazziere.sim.cluster import RayCluster
 
 DEALS_PER_GAME = 500
 """Deals in each simulated game (games are the unit of work spread over processes)."""
@@ -64,10 +77,23 @@ def _work(args: tuple[Rules, str, str, int, int, int | str]) -> Tally:
     return play_pairs(rules, a, b, [game], deals, seed)
 
 
+def _deals_in(t: Tally) -> int:
+    return t.deals
+
+
 def simulate(
-    rules: Rules, a: str, b: str, deals: int, seed: int | str, workers: int
+    rules: Rules,
+    a: str,
+    b: str,
+    deals: int,
+    seed: int | str,
+    workers: int,
+    progress: Callable[[int, int], None] | None = None,
+    cluster: RayCluster | None = None,
 ) -> tuple[Tally, float]:
-    """Play ``deals`` deals (rounded up to even) in duplicate games; the tally and seconds."""
+    """Play ``deals`` deals (rounded up to even) in duplicate games; the tally and seconds.
+    ``progress(done, total)`` counts deals as games finish; on an open Ray ``cluster`` the
+    games are Ray tasks (``workers`` unused), with the same tally."""
     for name in (a, b):
         find_bot(name)
     pairs = (deals + 1) // 2
@@ -77,7 +103,10 @@ def simulate(
     ]
     start = time.perf_counter()
     total = Tally(0, 0, 0, 0)
-    for t in run_chunks(_work, units, workers):
+    parts = run_chunks(
+        _work, units, workers, progress, size=_deals_in, total=2 * pairs, cluster=cluster
+    )
+    for t in parts:
         total += t
     return total, time.perf_counter() - start
 
@@ -104,6 +133,8 @@ def sim_poker(
     flush_beats_full_house: Annotated[
         bool, typer.Option("--flush-beats-full-house", help="Rank the flush above the full house.")
     ] = False,
+    use_ray: RayOpt = False,
+    address: AddressOpt = None,
 ) -> None:
     """Bot A against bot B: A's mean net chips per deal with a 95% confidence interval."""
     with cli_errors():
@@ -112,11 +143,34 @@ def sim_poker(
         if deck not in (52, 32):
             raise OptionError(f"--deck is 52 or 32, not {deck}", "bad_option_value")
         rules = Rules(deck=deck, flush_beats_full_house=flush_beats_full_house)
-        n_workers = workers if workers > 0 else (os.cpu_count() or 1)
+        n_workers = workers if workers > 0 else default_workers()
         opponents = list(PANEL) if b.strip().lower() == "panel" else [b]
+        for name in (a, *opponents):
+            find_bot(name)  # before a cluster starts
         rows = []
+        cluster = ray_cluster(use_ray, address, n_workers)
+    with cli_errors(), cluster as on_ray:
         for name in opponents:
-            tally, seconds = simulate(rules, a, name, deals, seed, n_workers)
+            with Progress(
+                TextColumn(f"[bold]{a} vs {name}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                disable=as_json,
+                transient=True,
+            ) as bar:
+                task = bar.add_task("deals", total=deals + deals % 2)
+                tally, seconds = simulate(
+                    rules,
+                    a,
+                    name,
+                    deals,
+                    seed,
+                    n_workers,
+                    lambda done, _total: bar.update(task, completed=done),  # noqa: B023
+                    on_ray,
+                )
             mean, low, high = summary(tally)
             rows.append(
                 {

@@ -2,6 +2,8 @@
 
 Both take a preset, ``--option name=value`` changes (uno.md "Presets"), a seat count and a
 seed; mistakes (unknown preset, bot or option, bad seat count) print one line and exit 2.
+``sim uno --ray [--address auto|HOST:PORT]`` plays the matches on a Ray cluster (a local one
+without an address) with the same result as the local processes.
 """
 
 from __future__ import annotations
@@ -15,7 +17,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from mazziere.cli.options import cli_errors, players_for, split_names, uno_rules
+from mazziere.cli.options import (
+    AddressOpt,
+    RayOpt,
+    cli_errors,
+    players_for,
+    ray_cluster,
+    split_names,
+    uno_rules,
+)
+from mazziere.sim.pool import default_workers
 from mazziere.sim.uno_sim import UnoSimResult, check_sim_args, simulate_uno
 from mazziere.terminal.uno import TerminalGame
 from mazziere.uno import PRESETS
@@ -63,28 +74,40 @@ def sim_uno(
     games: Annotated[int, typer.Option("--games", "-g", help="Matches to play.")] = 1000,
     seed: Annotated[str, typer.Option("--seed", "-s", help="Seed of the whole run.")] = "1",
     bots: BotsOpt = "greedy",
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes to use.")] = 1,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", "-w", help="Processes to use (default 1; with --ray, every core)."
+        ),
+    ] = None,
     option: OptionOpt = None,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print one JSON object instead of a table.")
     ] = False,
+    use_ray: RayOpt = False,
+    address: AddressOpt = None,
 ) -> None:
     """Simulate UNO matches between bots: win rates with 95% intervals, turns per hand."""
     with cli_errors():
         rules = uno_rules(preset, option or [])
         n = players_for(rules, players)
         names = split_names(bots)
-        check_sim_args(rules, n, games, names, workers)
+        on_ray = use_ray or address is not None
+        w = (default_workers() if on_ray else 1) if workers is None else workers
+        check_sim_args(rules, n, games, names, w)
         err = Console(stderr=True)
-        with Progress(
-            TextColumn("[bold]simulating"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err,
-            disable=json_out,
-            transient=False,
-        ) as bar:
+        with (
+            ray_cluster(use_ray, address, w) as cluster,
+            Progress(
+                TextColumn("[bold]simulating"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=err,
+                disable=json_out,
+                transient=False,
+            ) as bar,
+        ):
             task = bar.add_task("games", total=games)
             result = simulate_uno(
                 rules,
@@ -93,7 +116,8 @@ def sim_uno(
                 seed,
                 names,
                 progress=lambda done, _total: bar.update(task, completed=done),
-                workers=workers,
+                workers=w,
+                cluster=cluster,
             )
     if json_out:
         typer.echo(json.dumps(sim_json(result, preset, option or [])))

@@ -1,5 +1,6 @@
-"""Chunks of simulation work over a process pool, written once for every simulation (UNO
-matches, RTP rounds, the kernel check, poker deals).
+"""Chunks of simulation work over a process pool or a Ray cluster
+(:class:`~mazziere.sim.cluster.RayCluster`), written once for every simulation (UNO matches,
+RTP rounds, the kernel check, poker deals).
 
 A run is cut into jobs, each carrying its own seeds (a range of game or round numbers), so the
 totals do not depend on how many processes play them or in which order they finish; results
@@ -16,10 +17,14 @@ from __future__ import annotations
 import functools
 import multiprocessing
 import multiprocessing.pool
+import os
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from mazziere.sim.cluster import RayCluster
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -33,6 +38,14 @@ def chunk_ranges(total: int, workers: int, cap: int) -> list[range]:
     ``cap`` long."""
     size = max(1, min(cap, -(-total // (workers * CHUNKS_PER_WORKER))))
     return [range(start, min(total, start + size)) for start in range(0, total, size)]
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
 def start_method(inherit: bool = False) -> str:
@@ -59,6 +72,7 @@ def run_chunks(
     total: int | None = None,
     pool: multiprocessing.pool.Pool | None = None,
     start: str = "spawn",
+    cluster: RayCluster | None = None,
 ) -> list[R]:
     """``work(job)`` for every job, in job order. One worker (or one job) plays here; more
     play on ``min(workers, len(jobs))`` spawned processes, or on the ``pool`` given (it is
@@ -66,7 +80,9 @@ def run_chunks(
 
     As results arrive, ``progress(done, total)`` counts ``size(result)`` units each (games,
     rounds; default one per job) out of ``total`` (default: the number of jobs). ``start``
-    is the processes' start method (:func:`start_method`)."""
+    is the processes' start method (:func:`start_method`). With an open ``cluster`` the jobs
+    run as Ray tasks there instead (``workers`` and ``pool`` unused), with the same results.
+    """
     units = len(jobs) if total is None else total
     done = 0
 
@@ -76,6 +92,8 @@ def run_chunks(
         if progress is not None:
             progress(done, units)
 
+    if cluster is not None:
+        return cluster.run(work, jobs, arrived)
     if pool is None and (workers <= 1 or len(jobs) <= 1):
         out: list[R] = []
         for job in jobs:

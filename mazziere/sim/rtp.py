@@ -21,11 +21,10 @@ from __future__ import annotations
 import dataclasses
 import math
 import multiprocessing.pool
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,8 +43,11 @@ from mazziere.sim.casino_kernel import (
     round_seed,
     warm_up,
 )
-from mazziere.sim.pool import chunk_ranges, run_chunks, start_method
+from mazziere.sim.pool import chunk_ranges, default_workers, run_chunks, start_method
 from mazziere.sim.stats import Interval, wilson, z_quantile
+
+if TYPE_CHECKING:
+    from mazziere.sim.cluster import RayCluster
 
 ENGINES = ("kernel", "python")
 """``kernel``: the compiled round; ``python``: :func:`mazziere.casino.simulate_round`."""
@@ -255,14 +257,6 @@ def check_run(
         raise OptionError(f"--workers must be at least 1, not {workers}", "bad_workers")
 
 
-def default_workers() -> int:
-    """Every core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
 def run_rtp(
     rounds: int,
     seed: int = 1,
@@ -272,11 +266,16 @@ def run_rtp(
     pool: multiprocessing.pool.Pool | None = None,
     strategy: str = "default",
     worlds: int = SEARCH_WORLDS,
+    cluster: RayCluster | None = None,
 ) -> RtpResult:
     """Play ``rounds`` rounds of the run ``seed`` and measure the RTP, the player on
     ``strategy``. ``workers`` processes (default: every core; 1 plays here); a ``pool``
-    given is used as it is (benchmarks). Round ``i`` is dealt the same cards whatever the
-    strategy (the player's own choices have their own random source)."""
+    given is used as it is (benchmarks); on an open Ray ``cluster`` the chunks are Ray tasks,
+    cut for its CPUs (``workers`` then unused), with the same totals. Round ``i`` is dealt the
+    same cards whatever the strategy (the player's own choices have their own random
+    source)."""
+    if cluster is not None:
+        workers = cluster.cpus
     workers = default_workers() if workers is None else workers
     check_run(rounds, seed, workers, engine, strategy, worlds)
     if engine == "kernel":
@@ -285,7 +284,15 @@ def run_rtp(
     start_time = time.perf_counter()
     start = start_method(inherit=engine == "kernel")  # the workers inherit the warm kernel
     parts = run_chunks(
-        run_job, jobs, workers, progress, size=_rounds_in, total=rounds, pool=pool, start=start
+        run_job,
+        jobs,
+        workers,
+        progress,
+        size=_rounds_in,
+        total=rounds,
+        pool=pool,
+        start=start,
+        cluster=cluster,
     )
     wall = time.perf_counter() - start_time
     result = merge(parts, rounds, seed, engine, workers, wall)

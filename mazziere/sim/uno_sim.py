@@ -20,6 +20,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mazziere.errors import MazziereError, OptionError
 from mazziere.sim.pool import chunk_ranges, run_chunks
@@ -35,6 +36,9 @@ from mazziere.uno import (
     view,
 )
 from mazziere.uno.bots import Bot, find_bot
+
+if TYPE_CHECKING:
+    from mazziere.sim.cluster import RayCluster
 
 MAX_STEPS = 200_000
 """Actions allowed in one match before the simulation gives up (a stuck game is a bug)."""
@@ -215,17 +219,23 @@ def simulate_uno(
     bots: Sequence[BotSpec],
     progress: Progress | None = None,
     workers: int = 1,
+    cluster: RayCluster | None = None,
 ) -> UnoSimResult:
     """Play ``games`` full matches (whatever match ``rules`` say) and summarise them; with
     ``workers`` > 1 the games are split across processes and merged in game order, so the
-    result is the same for any worker count (wall time aside)."""
+    result is the same for any worker count (wall time aside). On an open Ray ``cluster``
+    the chunks are Ray tasks, cut for its CPUs (``workers`` then unused)."""
+    if cluster is not None:
+        workers = cluster.cpus
     table = check_sim_args(rules, players, games, bots, workers)
     seed_s = str(seed)
     start = time.perf_counter()
     chunks = [
         (rules, players, seed_s, list(bots), r) for r in chunk_ranges(games, workers, CHUNK_CAP)
     ]
-    parts = run_chunks(_run_chunk, chunks, workers, progress, size=len, total=games)
+    parts = run_chunks(
+        _run_chunk, chunks, workers, progress, size=len, total=games, cluster=cluster
+    )
     records = [record for part in parts for record in part]
     wall = time.perf_counter() - start
     return summarise(records, players, seed_s, tuple(b.name for b in table), wall, workers)
