@@ -79,6 +79,22 @@ def test_rtp_on_ray_equals_the_process_pool(cluster: RayCluster, strategy: str) 
 
 @skip_without_ray
 @one_ray
+def test_certify_on_ray_equals_the_local_report(cluster: RayCluster) -> None:
+    """issue 15 item 4: ``certify --ray`` measures what the local processes measure."""
+    from mazziere.sim.certify import certify_casino
+
+    kw: dict[str, Any] = {"seed": 3, "search_rounds": 40, "shuffles": 200, "draws": 2000}
+    on_ray = certify_casino(30_000, cluster=cluster, **kw).data
+    local = certify_casino(30_000, workers=CPUS, **kw).data
+    assert on_ray["ray"] and not local["ray"]
+    skip = {"wall_seconds", "rounds_per_second", "ray"}
+    assert {k: v for k, v in on_ray.items() if k not in skip} == {
+        k: v for k, v in local.items() if k not in skip
+    }
+
+
+@skip_without_ray
+@one_ray
 def test_uno_sim_on_ray_equals_the_process_pool(cluster: RayCluster) -> None:
     rules = find_preset("house")  # full matches to 500 points
     bots = ["greedy", "random", "autoplay"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import typer
 
-from mazziere.cli.casino import rtp
+from mazziere.cli.casino import certify, rtp
 from mazziere.cli.poker import play_poker, sim_poker
 from mazziere.cli.position import position
 from mazziere.cli.server import ledger_app, serve, server_help
@@ -37,6 +37,11 @@ app.command("serve", help=server_help)(serve)
 app.command("rtp")(rtp)
 app.command("position")(position)
 app.add_typer(ledger_app, name="ledger")
+certify_app = typer.Typer(
+    help="Certification reports for a testing laboratory.", no_args_is_help=True
+)
+app.add_typer(certify_app, name="certify")
+certify_app.command("casino")(certify)
 
 
 def main() -> None:

@@ -227,6 +227,70 @@ def _ci(low: float, high: float) -> str:
     return f"{low:.4%} – {high:.4%}"
 
 
+def certify(
+    out: Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Folder for the report.")],
+    rounds: Annotated[
+        str, typer.Option("--rounds", "-n", metavar="N", help="Rounds to play (e.g. 1e8).")
+    ] = str(DEFAULT_ROUNDS),
+    seed: Annotated[
+        str, typer.Option("--seed", "-s", metavar="S", help="Master seed, 0 to 2**64-1.")
+    ] = "1",
+    workers: Annotated[
+        str | None,
+        typer.Option("--workers", "-w", metavar="W", help="Processes (default: every core)."),
+    ] = None,
+    search_rounds: Annotated[
+        str,
+        typer.Option(
+            "--search-rounds",
+            metavar="M",
+            help="Rounds of the search player for the skill range (it is slow).",
+        ),
+    ] = "20000",
+    use_ray: RayOpt = False,
+    address: AddressOpt = None,
+) -> None:
+    """Write a certification report of UNO CASINO (HTML and JSON) to --out DIR."""
+    import sys
+    from pathlib import Path
+
+    from mazziere.sim.certify import certify_casino, write_report
+
+    with cli_errors():
+        n = parse_count("--rounds", rounds)
+        s = parse_count("--seed", seed)
+        m = parse_count("--search-rounds", search_rounds)
+        w = default_workers() if workers is None else parse_count("--workers", workers)
+        check_run(n, s, w, "kernel")
+        if m < 1:
+            raise OptionError(f"--search-rounds must be at least 1, not {m}", "bad_rounds")
+        folder = Path(out)
+        if folder.exists() and not folder.is_dir():
+            raise OptionError(f"--out {out!r} is a file, not a folder", "bad_out")
+        if not folder.parent.is_dir():
+            raise OptionError(f"--out: the folder {str(folder.parent)!r} does not exist", "bad_out")
+        cluster = ray_cluster(use_ray, address, w)
+    command = " ".join(["mazziere", *sys.argv[1:]]) if sys.argv else "mazziere certify casino"
+    with cli_errors(), cluster as on_ray:
+        Console(stderr=True).print(
+            f"certifying: {n:,} rounds with the published strategies and with a careless "
+            f"player, {min(m, n):,} with the search, then the RNG tests..."
+        )
+        result = certify_casino(
+            n, seed=s, workers=w, search_rounds=m, cluster=on_ray, command=command
+        )
+    try:
+        paths = write_report(result, folder)
+    except OSError as e:
+        raise fail(f"could not write the report to {out!r}: {e}", FAILURE_EXIT) from None
+    d = result.data
+    typer.echo(
+        f"RTP {d['rtp']['estimate']:.4%} (95% CI {d['rtp']['ci95'][0]:.4%} - "
+        f"{d['rtp']['ci95'][1]:.4%}) over {d['rounds']:,} rounds; report: "
+        + ", ".join(str(p) for p in paths)
+    )
+
+
 app = typer.Typer(
     help="UNO CASINO commands.",
     no_args_is_help=True,
