@@ -6,6 +6,7 @@
 * :class:`SingleAgentUno`: a Gymnasium environment, one UNO seat against built-in bots.
 """
 
+from mazziere.rl.poker_env import DrawPokerEnv, draw_poker_env
 from mazziere.rl.uno_env import UnoEnv, uno_env
 
-__all__ = ["UnoEnv", "uno_env"]
+__all__ = ["DrawPokerEnv", "UnoEnv", "draw_poker_env", "uno_env"]
