@@ -19,7 +19,7 @@ from mazziere.poker import Draw, Open, Raise, Rules, State, find_preset, legal_a
 from mazziere.poker import apply as poker_apply
 from mazziere.poker import view as poker_view
 from mazziere.poker.state import ItemStatus
-from mazziere.rl import draw_poker_env
+from mazziere.rl import SingleAgentDrawPoker, draw_poker_env
 from mazziere.rl import poker_encoding as P
 
 CASES: list[tuple[int, str | None, str]] = [
@@ -278,3 +278,36 @@ def test_observation_encodes_the_agents_own_view() -> None:
     o = env.observe(other)["observation"]
     assert o[P.O_OWED] == 10 and o[P.O_HISTORY + 1] == 1
     assert o[P.O_BET_RANGE] == 5 and o[P.O_BET_RANGE + 1] > P.MAX_EXACT
+
+
+@pytest.mark.parametrize("episode", ["deal", "game"])
+def test_the_gymnasium_wrapper_passes_its_checker_and_replays_a_seed(episode: str) -> None:
+    """Gymnasium's ``check_env`` steps unmasked random indices, which this environment refuses
+    (IllegalAction), so its reset checks and the passive step checker run here instead."""
+    from gymnasium.utils import env_checker as C
+    from gymnasium.utils.passive_env_checker import env_reset_passive_checker as reset_check
+    from gymnasium.utils.passive_env_checker import env_step_passive_checker as step_check
+
+    env = SingleAgentDrawPoker(32, "easy", episode)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        C.check_reset_return_type(env)
+        C.check_reset_seed_determinism(env)
+        C.check_reset_return_info_deprecation(env)
+        obs, _ = reset_check(env, seed=1)
+        step_check(env, int(np.flatnonzero(obs["action_mask"])[0]))
+
+    def episode_of(seed: int) -> tuple[list[int], float]:
+        env = SingleAgentDrawPoker(52, "easy", episode)
+        obs, _ = env.reset(seed=seed)
+        rnd, taken, total, done = random.Random(seed), [], 0.0, False
+        while not done:
+            taken.append(rnd.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            obs, reward, term, trunc, _ = env.step(taken[-1])
+            total += float(reward)
+            done = term or trunc
+        return taken, total
+
+    assert episode_of(4) == episode_of(4)
+    with pytest.raises(OptionError):
+        SingleAgentDrawPoker(52, None)  # type: ignore[arg-type]
