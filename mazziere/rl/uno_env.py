@@ -5,7 +5,7 @@
 >>> for agent in env.agent_iter(max_iter=50):
 ...     obs, reward, terminated, truncated, info = env.last()
 ...     env.step(None if terminated or truncated else int(obs["action_mask"].argmax()))
->>> env.observation_space("player_0")["observation"].shape, env.action_space("player_0").n
+>>> env.observation_space("player_0")["observation"].shape, int(env.action_space("player_0").n)
 ((791,), 9223)
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seat numbers). The encodings of actions and
