@@ -2,7 +2,7 @@
 
 >>> env = SingleAgentUno(preset="mattel", players=3, opponents="greedy")
 >>> obs, info = env.reset(seed=1)
->>> obs["action_mask"].sum() >= 1
+>>> bool(obs["action_mask"].sum() >= 1)
 True
 
 The agent is ``seat`` (default 0) of a :class:`~mazziere.rl.uno_env.UnoEnv`, with the same
