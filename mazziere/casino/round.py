@@ -18,6 +18,11 @@ the player: the bank wins. A winning player is paid ``stake * multiplier`` (stak
 True
 
 ``turns`` counts every action applied in the round, the player's and the bank's.
+
+A table paces the bank's reply (issue 13): ``bank_moves=0`` stops a deal or a player's move
+before the bank plays (the end-of-round checks still run); :func:`bank_action` then names the
+bank's next move by its strategy and :func:`play_bank` plays it, one move at a time. The moves,
+the strategy stream and the result are exactly those of the round played all at once.
 """
 
 from __future__ import annotations
@@ -102,10 +107,13 @@ def new_round(
     stake: object,
     rng: Rng | int | str | bytes | None = None,
     credit: int | None = None,
+    *,
+    bank_moves: int | None = None,
 ) -> tuple[CasinoRound, list[Event]]:
     """Deal a round for a validated stake (raises ``StakeError`` before anything happens).
 
-    The source first spawns the strategies' tie-break stream, then deals the UNO hand."""
+    The source first spawns the strategies' tie-break stream, then deals the UNO hand. The
+    bank then makes at most ``bank_moves`` moves (``None``: until the player decides)."""
     amount = validate_stake(stake, rules, credit)
     src = make_rng(rng).copy()
     strategy = src.spawn()
@@ -120,7 +128,7 @@ def new_round(
         turns=0,
         result=None,
     )
-    return _advance(r, events)
+    return _advance(r, events, bank_moves)
 
 
 def legal_actions(r: CasinoRound) -> tuple[A.Action, ...]:
@@ -133,8 +141,11 @@ def legal_actions(r: CasinoRound) -> tuple[A.Action, ...]:
     return acts
 
 
-def apply(r: CasinoRound, action: A.Action | str) -> tuple[CasinoRound, list[Event]]:
-    """Apply the player's action, then let the bank play until the player's next decision.
+def apply(
+    r: CasinoRound, action: A.Action | str, *, bank_moves: int | None = None
+) -> tuple[CasinoRound, list[Event]]:
+    """Apply the player's action, then let the bank play until the player's next decision
+    (at most ``bank_moves`` bank moves; ``0``: the bank's reply waits for :func:`play_bank`).
 
     ``timeout`` applies the player's default strategy (000: on expiry the system decides)."""
     if r.result is not None:
@@ -142,7 +153,7 @@ def apply(r: CasinoRound, action: A.Action | str) -> tuple[CasinoRound, list[Eve
     if isinstance(action, str):
         action = A.Action.parse(action)
     if isinstance(action, A.Timeout):
-        return play_default(r)
+        return play_default(r, bank_moves=bank_moves)
     if r.uno.current != PLAYER:
         raise NotYourTurn("the bank is playing")
     if isinstance(action, A.Draw) and not R.player_may_draw(r.multiplier):
@@ -151,7 +162,7 @@ def apply(r: CasinoRound, action: A.Action | str) -> tuple[CasinoRound, list[Eve
             "draw_banned_at_x1",
         )
     state, events = uno.apply(r.uno, PLAYER, action)
-    return _after_move(r, state, events, PLAYER, r.strategy_rng)
+    return _after_move(r, state, events, PLAYER, r.strategy_rng, bank_moves)
 
 
 def default_action(r: CasinoRound) -> A.Action:
@@ -159,14 +170,37 @@ def default_action(r: CasinoRound) -> A.Action:
     return _default(r, r.strategy_rng.copy())
 
 
-def play_default(r: CasinoRound) -> tuple[CasinoRound, list[Event]]:
-    """Decide by the player's default strategy and apply it (time-outs, recovery, RTP)."""
+def play_default(
+    r: CasinoRound, *, bank_moves: int | None = None
+) -> tuple[CasinoRound, list[Event]]:
+    """Decide by the player's default strategy and apply it (time-outs, recovery, RTP); the
+    bank then replies as after :func:`apply`."""
     if r.result is not None:
         raise GameOver("the round is over")
+    if r.uno.current != PLAYER:
+        raise NotYourTurn("the bank is playing")
     rng = r.strategy_rng.copy()
     action = _default(r, rng)
     state, events = uno.apply(r.uno, PLAYER, action)
-    return _after_move(r, state, events, PLAYER, rng)
+    return _after_move(r, state, events, PLAYER, rng, bank_moves)
+
+
+def bank_action(r: CasinoRound) -> A.Action | None:
+    """The bank's next move by its published strategy (``None``: the bank is not to move),
+    decided on a copy of the round's strategy stream: :func:`play_bank` makes this move."""
+    if r.result is not None or r.uno.current != BANK:
+        return None
+    return _bank_decision(r.uno, r.strategy_rng.copy())
+
+
+def play_bank(r: CasinoRound) -> tuple[CasinoRound, list[Event]]:
+    """The bank's next move (:func:`bank_action`), then the end-of-round checks; the bank's
+    following move, if it moves again, waits for the next call."""
+    if r.result is not None:
+        raise GameOver("the round is over")
+    if r.uno.current != BANK:
+        raise NotYourTurn("the player is to move")
+    return _advance(r, [], 1)
 
 
 def _default(r: CasinoRound, rng: Rng) -> A.Action:
@@ -233,10 +267,16 @@ def _multiplier_after(m: int, new: list[Event], events: list[Event]) -> int:
 
 
 def _after_move(
-    r: CasinoRound, state: State, events: list[Event], seat: int, rng: Rng
+    r: CasinoRound,
+    state: State,
+    events: list[Event],
+    seat: int,
+    rng: Rng,
+    bank_moves: int | None = None,
 ) -> tuple[CasinoRound, list[Event]]:
     m = _multiplier_after(r.multiplier, list(events), events)
-    return _advance(_with(r, uno=state, multiplier=m, turns=r.turns + 1, strategy_rng=rng), events)
+    r = _with(r, uno=state, multiplier=m, turns=r.turns + 1, strategy_rng=rng)
+    return _advance(r, events, bank_moves)
 
 
 def _with(r: CasinoRound, **changes: Any) -> CasinoRound:
@@ -271,9 +311,19 @@ def _bank_memory(before: State, after: State, action: A.Action, memory: BankMemo
     return memory  # a drawn card about to be played: the turn goes on
 
 
-def _advance(r: CasinoRound, events: list[Event]) -> tuple[CasinoRound, list[Event]]:
-    """Let the bank play; stop at the player's decision or the end of the round."""
+def _bank_decision(s: State, rng: Rng) -> A.Action:
+    assert s.color is not None
+    legal = uno.legal_actions(s, BANK)
+    return bank_decision(s.hands[BANK], s.discard[-1], int(s.color), s.phase, legal, rng)
+
+
+def _advance(
+    r: CasinoRound, events: list[Event], most: int | None = None
+) -> tuple[CasinoRound, list[Event]]:
+    """Let the bank play; stop at the player's decision, the end of the round, or after
+    ``most`` bank moves (``None``: no limit), the end-of-round checks made in every case."""
     rng = r.strategy_rng.copy()
+    played = 0
     while True:
         s = r.uno
         if s.is_over:
@@ -290,6 +340,9 @@ def _advance(r: CasinoRound, events: list[Event]) -> tuple[CasinoRound, list[Eve
             return _with(r, strategy_rng=rng), events
         if not can_play and not s.draw_pile:
             return _finish(_with(r, strategy_rng=rng), "bank", "pile_out", events)
+        if most is not None and played >= most:
+            return _with(r, strategy_rng=rng), events
+        played += 1
         assert s.color is not None
         action = bank_decision(s.hands[BANK], s.discard[-1], int(s.color), s.phase, legal, rng)
         state, ev = uno.apply(s, BANK, action)

@@ -1,6 +1,12 @@
 """UNO CASINO through the game contract (:mod:`mazziere.game`): one round per hand for a stake
-from the session credit; the bank plays inside ``apply``; on a time-out the player's default
-strategy decides (seed 000)."""
+from the session credit; on a time-out the player's default strategy decides (seed 000).
+
+The bank (seat 1) is a computer player of the table (issue 13): the player's move plays that
+move only; while the bank is to move it is the seat to decide, :meth:`CasinoSession.bot_move`
+names its move by its published strategy and applying it (actor ``bot``) plays that one move,
+each its own recorded step, so the table paces the bank's reply like any computer player. A
+hand recorded before (its setup has no ``paced_bank``) replays the old way: the bank's whole
+reply inside the player's step."""
 
 from __future__ import annotations
 
@@ -12,14 +18,17 @@ from mazziere.casino import (
     PLAYER,
     CasinoRules,
     apply,
+    bank_action,
     default_action,
     legal_actions,
     new_round,
+    play_bank,
     play_default,
     view,
 )
 from mazziere.casino.events import MultiplierChanged, RoundEnded
 from mazziere.casino.round import CasinoRound
+from mazziere.errors import GameOver, IllegalAction, NotYourTurn
 from mazziere.game import GameSession, Step, TableRules, event_rows, seed_rng
 from mazziere.uno import Action
 from mazziere.uno.events import Event
@@ -49,20 +58,37 @@ class CasinoSession(GameSession):
     def parse_action(cls, text: str) -> Action:
         return Action.parse(text)
 
-    def __init__(self, config: dict[str, Any], stake: int, seed: str, credit: int | None) -> None:
+    def __init__(
+        self,
+        config: dict[str, Any],
+        stake: int,
+        seed: str,
+        credit: int | None,
+        paced_bank: bool = True,
+    ) -> None:
         self.config = dict(config)
         self.rules = rules_from(config)
         self.stake = stake
+        self.paced_bank = paced_bank
+        """The bank moves as its own steps (``False``: a hand recorded before, whose player
+        steps hold the bank's whole reply)."""
+        self._bank_moves = 0 if paced_bank else None
         self.round: CasinoRound
-        self.round, self.start_events = new_round(self.rules, stake, seed_rng(seed), credit)
+        self.round, self.start_events = new_round(
+            self.rules, stake, seed_rng(seed), credit, bank_moves=self._bank_moves
+        )
 
     @property
     def setup(self) -> dict[str, Any]:
-        return {"config": self.config, "stake": self.stake}
+        out: dict[str, Any] = {"config": self.config, "stake": self.stake}
+        if self.paced_bank:
+            out["paced_bank"] = True
+        return out
 
     @classmethod
     def from_setup(cls, setup: dict[str, Any], seed: str) -> CasinoSession:
-        return cls(setup["config"], int(setup["stake"]), seed, None)
+        paced = bool(setup.get("paced_bank", False))
+        return cls(setup["config"], int(setup["stake"]), seed, None, paced_bank=paced)
 
     @classmethod
     def new(
@@ -113,7 +139,12 @@ class CasinoSession(GameSession):
         }
 
     def deciders(self) -> list[int]:
-        return [] if self.is_over else [0]
+        if self.is_over:
+            return []
+        return [BANK] if self._bank_to_move() else [PLAYER]
+
+    def _bank_to_move(self) -> bool:
+        return self.paced_bank and self.round.result is None and self.round.uno.current == BANK
 
     def legal(self, seat: int) -> list[str]:
         return [str(a) for a in legal_actions(self.round)] if seat == 0 else []
@@ -137,26 +168,50 @@ class CasinoSession(GameSession):
             "phase": v.phase.value,
             "drawn": None if v.drawn is None or seat != 0 else str(v.drawn),
             "my_turn": v.my_turn and seat == 0,
+            "current": None if v.result is not None else self.round.uno.current,
             "result": self.result() or None,
         }
 
-    def _step(self, action: str, actor: str, events: list[Event]) -> Step:
+    def _step(self, action: str, actor: str, events: list[Event], seat: int = PLAYER) -> Step:
         # the bank's cards are the bank's (seat 1): nobody else sees them
-        return Step(0, action, actor, event_rows(events))
+        return Step(seat, action, actor, event_rows(events))
 
     def apply(self, seat: int, action: str, actor: str) -> Step:
-        from mazziere.errors import NotYourTurn
-
-        if seat != 0:
+        if seat == BANK and self.paced_bank:
+            return self._apply_bank(action, actor)
+        if seat != PLAYER:
             raise NotYourTurn("only the player acts at a casino table")
-        self.round, events = apply(self.round, action)
+        self.round, events = apply(self.round, action, bank_moves=self._bank_moves)
         return self._step(action, actor, events)
+
+    def _apply_bank(self, action: str, actor: str) -> Step:
+        """The bank's next move: only the one its published strategy makes now."""
+        if self.round.result is not None:
+            raise GameOver("the round is over")
+        move = bank_action(self.round)
+        if move is None:
+            raise NotYourTurn("the player is to move")
+        if str(Action.parse(action)) != str(move):
+            raise IllegalAction(
+                f"the bank plays by its published strategy: {move}, not {action}",
+                "not_bank_strategy",
+            )
+        self.round, events = play_bank(self.round)
+        return self._step(action, actor, events, BANK)
 
     def timeout(self, seat: int) -> Step:
         """The player's default strategy decides (000), naming the move it made."""
+        if seat != PLAYER or self._bank_to_move():
+            raise NotYourTurn("only the player's time runs out at a casino table")
+        if self.round.result is not None:
+            raise GameOver("the round is over")
         move = str(default_action(self.round))
-        self.round, events = play_default(self.round)
+        self.round, events = play_default(self.round, bank_moves=self._bank_moves)
         return replace(self._step("timeout", "server", events), played=(move,))
 
     def bot_move(self, seat: int) -> str | None:
-        return None
+        """The bank's next move by its strategy (on a copy of the round's strategy stream)."""
+        if seat != BANK or not self._bank_to_move():
+            return None
+        move = bank_action(self.round)
+        return None if move is None else str(move)

@@ -542,6 +542,11 @@ class TableActor:
                 return
             await self._commit(work, steps)
             await self._broadcast()
+            if self.rules.session_money and self.session.is_over and self._someone_away():
+                self._maybe_schedule_close()  # the round ended on a computer move
+
+    def _someone_away(self) -> bool:
+        return any(s.account is not None and not s.connected for s in self.seats)
 
     # ------------------------------------------------------------------------------ casino
     async def top_up(self, account: int, amount: int, key: str | None = None) -> int:
@@ -587,14 +592,19 @@ class TableActor:
             await self._begin_hand(game, seed, stake=amount, credit_after=credit - amount)
 
     async def _finish_by_default(self) -> None:
-        """Complete the hand in progress with the default strategy (casino, 000)."""
+        """Complete the hand in progress at once: the player's default strategy decides for
+        the player (casino, 000), the computer players (the bank) make their own moves."""
         assert self.session is not None
         for _ in range(500):
             if self.session.is_over:
                 break
             seat = self.session.deciders()[0]
             work = copy.copy(self.session)
-            await self._commit(work, [work.timeout(seat)])
+            steps = [] if self.seats[seat].bot is not None else [work.timeout(seat)]
+            steps.extend(self._bot_steps(work))
+            if not steps:
+                break
+            await self._commit(work, steps)
 
     async def _close_casino_session(self, why: str) -> None:
         if self.casino_session is None:

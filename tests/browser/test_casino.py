@@ -4,13 +4,17 @@ every movement (top-up, stake, payout, closing) in the wallet page."""
 
 from __future__ import annotations
 
+import itertools
 import re
+import time
 from collections import Counter
+from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from .harness import LiveServer, shot, sign_up, state_no, wait_state_after
-from .uno_play import play_until
+from .harness import LiveServer, Watch, new_context, shot, sign_up, state_no, wait_state_after
+from .test_motion import RECORD
+from .uno_play import act_once, play_until
 
 EUROS = re.compile(r"[-−]?€?\s?([\d.,]+)\s?€?")
 
@@ -107,6 +111,59 @@ def test_casino_round_settles_into_the_wallet(page: Page, live: LiveServer) -> N
         re.compile(money_re(4500 + payout))
     )
     shot(page, "wallet")
+
+
+def test_the_bank_thinks_and_its_moves_arrive_one_at_a_time(
+    browser: Browser, live: LiveServer, watch: Watch
+) -> None:
+    """Issue 13: at a paced table the bank is lit and "thinking" while it is to move, the
+    player is told the bank is playing, and each bank move arrives in an update of its own,
+    after the table's delay; the round still ends with its result and payout."""
+    ctx = new_context(browser, live, watch, paced=True)
+    try:
+        page = ctx.new_page()
+        sign_up(page, live, "bruno")
+        page.get_by_test_id("game-casino").check(force=True)
+        page.get_by_test_id("table-name").fill("Bruno's casino")
+        page.get_by_test_id("create-submit").click()
+        before = state_no(page)
+        page.get_by_test_id("topup-input").fill("50")
+        page.locator("[data-action=topup]").click()
+        wait_state_after(page, before)
+        page.evaluate(RECORD)
+        result = page.get_by_test_id("casino-result")
+        bank = page.get_by_test_id("bank")
+        thinking = 0
+        used: Counter[str] = Counter()
+        for _ in range(6):
+            page.get_by_test_id("stake-input").fill("1")
+            before = state_no(page)
+            page.locator("[data-action=deal]").click()
+            wait_state_after(page, before)
+            deadline = time.monotonic() + 60
+            while not result.is_visible():
+                assert time.monotonic() < deadline, "the round did not end in time"
+                if bank.locator("[data-testid=thinking]").count():
+                    expect(page.get_by_test_id("turn-line")).to_have_text("The bank is playing…")
+                    if not thinking:
+                        shot(page, "casino-bank-thinking")
+                    thinking += 1
+                if not act_once(page, used, set()):
+                    page.wait_for_timeout(100)
+            moves: list[dict[str, Any]] = page.evaluate("window.__moves")
+            if thinking and len([m for m in moves if m["seats"] == [1]]) >= 2:
+                break
+        assert thinking > 0
+        moves = page.evaluate("window.__moves")
+        # the player's update never holds a bank move; each bank move comes alone
+        assert all(m["seats"] in ([0], [1]) for m in moves), moves
+        banks = [m for m in moves if m["seats"] == [1]]
+        assert len(banks) >= 2, moves
+        gaps = [b["t"] - a["t"] for a, b in itertools.pairwise(moves) if b["seats"] == [1]]
+        assert min(gaps) >= 550, gaps
+    finally:
+        ctx.close()
+    watch.check()
 
 
 def money_text(c: int) -> str:

@@ -120,3 +120,155 @@ async def test_a_catch_during_a_computer_players_wait_goes_through_at_once(
         await settle(live, clock, 2.0)  # then seat 2 moves, after a whole wait of its own
         assert actor.state_no == state + 2
         await c.close()
+
+
+def _bank_moved(events: list[dict[str, Any]]) -> bool:
+    """Whether ``events`` tell a move of the bank's own (not a draw a player's card gave it)."""
+    return any(
+        e.get("seat") == 1
+        and (
+            e["type"] in ("played", "passed")
+            or (e["type"] == "drew" and e.get("reason") in ("choice", "no_play"))
+        )
+        for e in events
+    )
+
+
+async def casino_round(live: Live, c: Client, token: str, delay: float) -> tuple[int, int]:
+    """A casino table paced at ``delay`` with a session credit of 100 euros: (table, state)."""
+    r = await live.post(
+        "/api/tables", token, {"game": "casino", "decision_seconds": 30, "bot_delay": delay}
+    )
+    assert r.status_code == 200, r.text
+    table = int(r.json()["id"])
+    await seat_at(c, table)
+    await c.send({"type": "topup", "table": table, "amount": 10_000})
+    u = await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("credit") == 10_000)
+    return table, int(u["state_no"])
+
+
+async def stake(c: Client, table: int, state_no: int, amount: int) -> None:
+    n = len(c.messages)
+    await c.send({"type": "stake", "table": table, "state_no": state_no, "amount": amount})
+    await c.wait(lambda m: m["type"] == "table" and m["status"] == "playing", start=n)
+
+
+async def test_the_casino_banks_reply_comes_one_move_at_a_time_after_the_tables_delay(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Issue 13: the casino's bank is paced like the other computer players: the player's move
+    comes back alone, then each bank move in an update of its own after the table's delay; the
+    round settles once, whichever move ends it."""
+    from mazziere.server.store import ledger
+
+    clock = ManualClock()
+    async with live_server(db_url, tmp_path, clock=clock, demo_credit=20_000) as live:
+        a = await live.signup("bianca")
+        c = await live.connect(a["token"])
+        table, state_no = await casino_round(live, c, a["token"], 0.7)
+        actor = live.server.tables[table]
+        assert actor.bot_delay == 0.7
+        bank_moves = rounds = paid = 0
+        while rounds < 12 and (bank_moves < 4 or rounds < 2):
+            await stake(c, table, actor.state_no, 100)
+            rounds += 1
+            assert actor.session is not None
+            assert actor.session.setup["paced_bank"] is True
+            for _ in range(300):
+                if actor.session.is_over:
+                    break
+                if actor.session.deciders() == [0]:
+                    n, state = len(c.messages), actor.state_no
+                    legal = actor.session.legal(0)
+                    await c.send(
+                        {"type": "action", "table": table, "state_no": state, "action": legal[0]}
+                    )
+                    await c.wait(lambda m: m["type"] == "table", start=n)
+                    got = updates(c, table, n)
+                    assert len(got) == 1 and not _bank_moved(got[0]["events"])
+                    continue
+                assert actor.session.deciders() == [1]
+                n, state = len(c.messages), actor.state_no
+                await settle(live, clock, 0.69)
+                assert actor.state_no == state, "the bank moved before its time"
+                assert updates(c, table, n) == []
+                await settle(live, clock, 0.02)
+                assert actor.state_no == state + 1, "one bank move per wait"
+                got = updates(c, table, n)
+                assert len(got) == 1 and _bank_moved(got[0]["events"])
+                bank_moves += 1
+                if actor.session.deciders() == [0]:
+                    assert got[0]["time_left"] == 30.0  # the player's clock starts now
+            assert actor.session.is_over
+            paid += actor.session.result()["payout"]
+            assert actor.credit == 10_000 - 100 * rounds + paid  # each round settled once
+        assert bank_moves >= 4
+        async with live.server.db.session() as db:
+            rep = await ledger.check(db)
+            assert rep.ok, rep.problems
+            assert await ledger.balance(db, ledger.wallet(a["account"])) == 10_000
+        # the hand history replays the bank's moves as steps of their own
+        hist = await live.get("/api/history", a["token"])
+        steps = [
+            s
+            for h in hist
+            for s in (await live.get(f"/api/history/{h['hand']}", a["token"]))["steps"]
+        ]
+        assert any(s["seat"] == 1 and s["actor"] == "bot" for s in steps)
+        assert all(s["view"] is not None for s in steps)
+        await c.close()
+
+
+async def test_leaving_a_casino_while_the_bank_thinks_finishes_the_round_and_settles_once(
+    db_url: str, tmp_path: Path
+) -> None:
+    from mazziere.server.store import ledger
+
+    clock = ManualClock()
+    async with live_server(db_url, tmp_path, clock=clock, demo_credit=20_000) as live:
+        a = await live.signup("bice")
+        c = await live.connect(a["token"])
+        table, _ = await casino_round(live, c, a["token"], 2.0)
+        actor = live.server.tables[table]
+        for _ in range(20):  # a round where the bank is to move after the player's move
+            await stake(c, table, actor.state_no, 100)
+            assert actor.session is not None
+            if actor.session.deciders() == [0]:
+                n = len(c.messages)
+                legal = actor.session.legal(0)
+                await c.send(
+                    {
+                        "type": "action",
+                        "table": table,
+                        "state_no": actor.state_no,
+                        "action": legal[0],
+                    }
+                )
+                await c.wait(lambda m: m["type"] == "table", start=n)
+            if actor.session.deciders() == [1]:
+                break
+            while not actor.session.is_over:  # finish this one and deal again
+                await settle(live, clock, 31)
+        assert actor.session.deciders() == [1]
+        hand = actor.hand_id
+        n = len(c.messages)
+        await c.send({"type": "leave", "table": table})
+        await c.wait(
+            lambda m: (
+                m["type"] == "table" and any(e["type"] == "session_closed" for e in m["events"])
+            ),
+            start=n,
+        )
+        assert actor.session.is_over
+        hist = await live.get("/api/history", a["token"])
+        by_hand = {h["hand"]: h for h in hist}
+        assert by_hand[hand]["status"] == "done"
+        payouts = sum(h["result"]["payout"] for h in hist)
+        async with live.server.db.session() as db:
+            rep = await ledger.check(db)
+            assert rep.ok, rep.problems
+            wallet = await ledger.balance(db, ledger.wallet(a["account"]))
+        assert wallet == 20_000 - 100 * len(hist) + payouts
+        await settle(live, clock, 5)  # no bank move is left waiting on its timer
+        assert actor.session.is_over
+        await c.close()

@@ -139,8 +139,10 @@ export class CasinoView extends TableView {
     const inRound = Boolean(v.hand) && !v.result && msg.status === 'playing' && !watching;
     const hasRound = Boolean(v.hand);
 
-    // ---- the bank
+    // ---- the bank: the server paces its moves (issue 13), lit and "thinking" while it is to move
+    const bankTurn = hasRound && !v.result && v.current === 1 && msg.status === 'playing';
     clear(this.bank);
+    this.bank.classList.toggle('turn', bankTurn);
     const fan = h('div', { class: 'opp-fan bank-fan', 'aria-hidden': 'true' });
     for (let i = 0; i < Math.min(v.bank_cards ?? 0, 12); i++) fan.append(unoBack({ small: true }));
     add(
@@ -150,6 +152,7 @@ export class CasinoView extends TableView {
         { class: 'opp-name' },
         h('span', { class: 'avatar', 'aria-hidden': 'true' }, icon('bank')),
         h('span', {}, t('casino.bank')),
+        bankTurn ? h('span', { class: 'thinking', 'data-testid': 'thinking' }, t('motion.thinking')) : null,
       ),
       fan,
       h(
@@ -266,6 +269,7 @@ export class CasinoView extends TableView {
   }
 
   prompt(v) {
+    if (v.current === 1) return t('casino.prompt.bank');
     if (v.phase === 'drawn') return t('uno.prompt.drawn', { card: unoName(v.drawn) });
     if (!this.legal.plays.length && !this.legal.words.has('draw')) return t('casino.prompt.stuck');
     if (!this.legal.plays.length) return t('uno.prompt.must_draw');
