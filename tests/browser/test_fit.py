@@ -7,8 +7,11 @@ the update the server builds for it. A screenshot of each case goes to screensho
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from playwright.sync_api import Locator, Page, ViewportSize, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .harness import LiveServer, shot, sign_up, table_id, wait_state_after
 from .positions import put_position
@@ -87,12 +90,25 @@ SHOWN_BOX = """(el) => {
 }"""
 
 
+ANIMATIONS_AT_REST = """() => document.getAnimations().filter(
+    (a) => a.playState === 'running' && a.effect
+        && a.effect.getComputedTiming().iterations !== Infinity).length === 0"""
+
+
+def settle_animations(page: Page, timeout_ms: int = 4000) -> None:
+    """Wait until no finite animation runs (cards in flight, the deal), so the screenshot shows
+    the table at rest; endless ones (the lit seat's glow) are left running."""
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(ANIMATIONS_AT_REST, timeout=timeout_ms)
+
+
 def assert_fits(page: Page, name: str, parts: dict[str, Locator]) -> None:
     """Every element of ``parts`` (each locator: all its matches) lies inside the window with
     the page scrolled to the top, and no ancestor that clips (a felt, a panel) cuts any of it
     off; a screenshot of the case is saved first."""
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_timeout(350)  # transitions (a raised card, a panel) come to rest
+    settle_animations(page)
     size = page.viewport_size
     assert size is not None
     shot(page, f"fit-{name}")
