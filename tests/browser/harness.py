@@ -146,13 +146,20 @@ def shot(page: Page, name: str) -> Path:
 
 
 def sign_up(page: Page, live: LiveServer, name: str) -> None:
-    """Sign up through the page and wait for the lobby."""
+    """Sign up through the page and wait for the lobby. If the name is taken, it was taken by
+    this very test's first try (a browser test that failed is run again, on the same server):
+    log in instead, so the rerun shows the test's real outcome, not a sign-up refusal."""
     page.goto(f"{live.base}/#/login")
     page.get_by_test_id("tab-signup").click()
     page.get_by_test_id("auth-username").fill(name)
     page.get_by_test_id("auth-password").fill(PASSWORD)
     page.get_by_test_id("auth-submit").click()
-    page.get_by_test_id("table-list").wait_for()
+    lobby, error = page.get_by_test_id("table-list"), page.get_by_test_id("auth-error")
+    lobby.or_(error.filter(has_text=re.compile(r"\S"))).first.wait_for()
+    if not lobby.is_visible():
+        page.get_by_test_id("tab-login").click()  # same page: switch the form, not the URL
+        page.get_by_test_id("auth-submit").click()
+        lobby.wait_for()
     page.get_by_test_id("username").filter(has_text=name).wait_for()
 
 
