@@ -47,11 +47,6 @@ import random
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-from pettingzoo import AECEnv
-
 from mazziere.errors import IllegalAction, OptionError
 from mazziere.poker import Rules, State, apply, new_game_with_events, view
 from mazziere.poker import actions as A
@@ -59,13 +54,14 @@ from mazziere.poker import events as E
 from mazziere.poker.bots import Bot, find_bot
 from mazziere.poker.state import COMPUTER, HUMAN
 from mazziere.rl import poker_encoding as P
+from mazziere.rl.base import MaskedAECEnv, ObsDict
 
 EPISODES = ("deal", "game")
 
-ObsDict = dict[str, npt.NDArray[Any]]
+__all__ = ["EPISODES", "DrawPokerEnv", "ObsDict", "draw_poker_env"]
 
 
-class DrawPokerEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
+class DrawPokerEnv(MaskedAECEnv):
     """PettingZoo AEC environment of :mod:`mazziere.poker` (module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -83,7 +79,6 @@ class DrawPokerEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        super().__init__()
         rules = Rules(deck=deck)
         if options:
             rules = rules.with_options(**options)
@@ -94,46 +89,23 @@ class DrawPokerEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
             )
         if episode not in EPISODES:
             raise OptionError(f"episode is 'deal' or 'game', not {episode!r}", "bad_option_value")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise OptionError(f"render_mode is 'ansi' or 'human', not {render_mode!r}")
+        super().__init__(P.OBS_SIZE, P.ACTIONS, max_steps, render_mode)
         self.rules = rules
         self.bot: Bot | None = None if opponent is None else find_bot(opponent)
         self.episode = episode
-        self.max_steps = max_steps
-        self.render_mode = render_mode
         seats = (HUMAN,) if self.bot is not None else (HUMAN, COMPUTER)
         self.possible_agents = [f"player_{s}" for s in seats]
         self._seat = {a: s for a, s in zip(self.possible_agents, seats, strict=True)}
-        obs = spaces.Box(0.0, np.inf, (P.OBS_SIZE,), np.float32)
-        mask = spaces.Box(0, 1, (P.ACTIONS,), np.int8)
-        self._obs_space = spaces.Dict({"observation": obs, "action_mask": mask})
-        self._act_space = spaces.Discrete(P.ACTIONS)
-        self._stream = np.random.default_rng()
         self._bot_rng = random.Random()
         self.game: State | None = None
 
-    # ------------------------------------------------------------------ spaces
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_space
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._act_space
-
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._stream = np.random.default_rng(seed)
-        game_seed = int(self._stream.integers(0, 2**63))
+        game_seed = self._seed(seed)
         first = int(self._stream.integers(0, 2))
         self._bot_rng = random.Random(int(self._stream.integers(0, 2**63)))
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._start_episode()
         self._stake = [0, 0]
-        self._steps = 0
         self.game, events = new_game_with_events(self.rules, game_seed, first)
         self._record(events)
         self._bot_turns()
@@ -142,37 +114,11 @@ class DrawPokerEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
     def observe(self, agent: str) -> ObsDict:
         g = self._require_game()
         v = view(g, self._seat[agent])
-        obs = P.encode(v)
-        mask = np.zeros(P.ACTIONS, dtype=np.int8)
-        if agent == self.agent_selection and not self._over(agent):
-            mask[list(P.offered(v))] = 1
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": P.encode(v), "action_mask": self._mask(agent)}
 
-    def legal_action_indices(self) -> list[int]:
-        """The indices the agent to act may take now (the ones its mask sets)."""
-        return sorted(self._legal)
-
-    def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self._over(agent):
-            self._was_dead_step(action)
-            return
-        if action is None or int(action) not in self._legal:
-            raise IllegalAction(
-                f"action {action} is not legal for {agent} now (see the action mask)",
-                "illegal_action",
-            )
-        chosen = self._legal[int(action)]
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+    def _apply(self, agent: str, chosen: A.Action) -> None:
         self._act(self._seat[agent], chosen)
         self._bot_turns()
-        self._steps += 1
-        if self._steps >= self.max_steps and not any(self.terminations.values()):
-            self.truncations = dict.fromkeys(self.agents, True)
-        if not any(self.terminations.values()) and not any(self.truncations.values()):
-            self._select()
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         g = self.game
@@ -188,17 +134,11 @@ class DrawPokerEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
             return None
         return text
 
-    def close(self) -> None:
-        pass
-
     # ------------------------------------------------------------------ internals
     def _require_game(self) -> State:
         if self.game is None:
             raise IllegalAction("call reset() before stepping the environment", "not_reset")
         return self.game
-
-    def _over(self, agent: str) -> bool:
-        return self.terminations.get(agent, True) or self.truncations.get(agent, False)
 
     def _select(self) -> None:
         g = self._require_game()

@@ -39,22 +39,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-from pettingzoo import AECEnv
-
 from mazziere.errors import IllegalAction, OptionError
 from mazziere.rl import uno_encoding as U
+from mazziere.rl.base import MaskedAECEnv, ObsDict
 from mazziere.uno import Action, Game, Rules, find_preset, view
 from mazziere.uno import events as E
 
 REWARDS = ("hand", "match")
 
-ObsDict = dict[str, npt.NDArray[Any]]
+__all__ = ["REWARDS", "ObsDict", "UnoEnv", "out_of_turn_possible", "uno_env"]
 
 
-class UnoEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
+class UnoEnv(MaskedAECEnv):
     """PettingZoo AEC environment of :mod:`mazziere.uno` (module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -72,101 +68,47 @@ class UnoEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        super().__init__()
         rules = find_preset(preset)
         if options:
             rules = rules.with_options(**options)
         rules.check_players(players)
         if reward not in REWARDS:
             raise OptionError(f"reward is 'hand' or 'match', not {reward!r}", "bad_option_value")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise OptionError(f"render_mode is 'ansi' or 'human', not {render_mode!r}")
+        super().__init__(U.OBS_SIZE, U.action_count(rules), max_steps, render_mode)
         self.rules = rules
         self.players = players
         self.reward_mode = reward
-        self.max_steps = max_steps
-        self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        obs = spaces.Box(0.0, np.inf, (U.OBS_SIZE,), np.float32)
-        self.action_count = U.action_count(rules)
-        mask = spaces.Box(0, 1, (self.action_count,), np.int8)
-        self._obs_space = spaces.Dict({"observation": obs, "action_mask": mask})
-        self._act_space = spaces.Discrete(self.action_count)
-        self._stream = np.random.default_rng()
         self.game: Game | None = None
         self.offers_out_of_turn = out_of_turn_possible(rules)
         """Whether a seat may ever act out of turn under these rules (else only the seat to
         play is asked: no scan of the others' legal actions)."""
         self._indices: list[dict[Action, int]] = [{} for _ in range(players)]
 
-    # ------------------------------------------------------------------ spaces
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_space
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._act_space
-
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._stream = np.random.default_rng(seed)
-        game_seed = int(self._stream.integers(0, 2**63))
-        self.game = Game.new(self.rules, self.players, game_seed)
-        self._hand_no = self.game.hand_no
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.game = Game.new(self.rules, self.players, self._seed(seed))
+        self._start_episode()
         self._history: list[tuple[int, int, int]] = []
         self._declined: set[int] = set()
-        self._steps = 0
         self._record(self.game.events)
         self._select()
 
     def observe(self, agent: str) -> ObsDict:
         g = self._require_game()
         seat = self._seat[agent]
-        obs = U.encode(g, seat, self._history)
-        mask = np.zeros(self.action_count, dtype=np.int8)
-        if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask[list(self._legal)] = 1
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": U.encode(g, seat, self._history), "action_mask": self._mask(agent)}
 
-    def legal_action_indices(self) -> list[int]:
-        """The indices the agent to act may take now (the ones its mask sets)."""
-        return sorted(self._legal)
-
-    def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        if action is None or int(action) not in self._legal:
-            raise IllegalAction(
-                f"action {action} is not legal for {agent} now (see the action mask)",
-                "illegal_action",
-            )
-        g = self._require_game()
+    def _apply(self, agent: str, chosen: Action | None) -> None:
         seat = self._seat[agent]
-        chosen = self._legal[int(action)]
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         if chosen is None:  # wait: decline the offer
             self._declined.add(seat)
-        else:
-            events = g.push(chosen, seat)
-            self._declined.clear()
-            self._record(events)
-            self._finish_if_over(events)
-        self._steps += 1
-        if self._steps >= self.max_steps and not any(self.terminations.values()):
-            self.truncations = dict.fromkeys(self.agents, True)
-        if not any(self.terminations.values()) and not any(self.truncations.values()):
-            self._select()
-        self._accumulate_rewards()
+            return
+        events = self._require_game().push(chosen, seat)
+        self._declined.clear()
+        self._record(events)
+        self._finish_if_over(events)
 
     def render(self) -> str | None:
         g = self.game
@@ -181,9 +123,6 @@ class UnoEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
             print(text)
             return None
         return text
-
-    def close(self) -> None:
-        pass
 
     # ------------------------------------------------------------------ internals
     def _require_game(self) -> Game:
