@@ -8,6 +8,7 @@ unfinished hand resumed (crash recovery); ``/health`` answers 200 only then.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,6 +21,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mazziere.errors import MazziereError
+from mazziere.poker.bots.registry import warm as warm_poker_bots
 from mazziere.server.context import Server, Settings
 from mazziere.server.routes import accounts, catalog, history, live, lobby, ops
 from mazziere.server.store import tables as table_rows
@@ -104,6 +106,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await server.db.migrate()
+        await asyncio.to_thread(warm_poker_bots)  # before any table runs (its docstring)
         if server.cluster is not None:  # several processes: take the tables no one holds
             await server.cluster.start()
             app.state.recovery = []

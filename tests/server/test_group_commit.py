@@ -103,7 +103,7 @@ async def test_steps_of_many_jobs_are_inserted_together_and_a_clash_fails_alone(
 
 
 async def test_fences_of_a_batch_are_checked_together_and_a_moved_table_fails_alone(
-    database: Database,
+    database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every table's fencing check in one group commit is one statement at the end of the
     batch (docs/scaling.md); a table another process took is refused alone: its write is
@@ -135,9 +135,19 @@ async def test_fences_of_a_batch_are_checked_together_and_a_moved_table_fails_al
 
     from sqlalchemy import event
 
+    from mazziere.server.store import hot
+
     engine = database.engine.sync_engine if database._sync is None else None
     sync_bind = engine or database._sync.kw["bind"]  # type: ignore[union-attr]
     event.listen(sync_bind, "before_cursor_execute", count)
+    raw = hot.Hot.column  # on PostgreSQL the check runs on the driver, past SQLAlchemy's events
+
+    async def column(self, db, params):  # type: ignore[no-untyped-def]
+        if await hot.driver(db) is not None:
+            count(None, None, self.sql)
+        return await raw(self, db, params)
+
+    monkeypatch.setattr(hot.Hot, "column", column)
     try:
         got = await asyncio.gather(
             *(database.commit_together(job(t)) for t in ids), return_exceptions=True
@@ -152,4 +162,4 @@ async def test_fences_of_a_batch_are_checked_together_and_a_moved_table_fails_al
     # the first (grouped) attempt checked the three fences in one statement; the retry job by
     # job made one each
     assert len(statements) <= 1 + len(ids)
-    assert statements and "IN" in statements[0].upper()
+    assert statements and any(w in statements[0].upper() for w in (" IN ", "UNNEST"))

@@ -7,16 +7,59 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, desc, insert, select, update
+from sqlalchemy import Table, bindparam, desc, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.game import Step, commitment
 from mazziere.server.store.db import defer_insert
+from mazziere.server.store.hot import Hot
 from mazziere.server.store.models import Hand, HandAction, HandPlayer
 
 _HANDS = cast(Table, Hand.__table__)
 _ACTIONS = cast(Table, HandAction.__table__)
 _PLAYERS = cast(Table, HandPlayer.__table__)
+
+
+def _values(table: Table, *columns: str) -> dict[str, Any]:
+    """``column=:column_`` for each (a bind parameter may not bear its column's name)."""
+    return {c: bindparam(c + "_", type_=table.c[c].type) for c in columns}
+
+
+_OPEN = Hot(
+    insert(_HANDS)
+    .values(
+        **_values(
+            _HANDS,
+            "table_id",
+            "game",
+            "seed",
+            "commitment",
+            "setup",
+            "players",
+            "status",
+            "started_at",
+        )
+    )
+    .returning(_HANDS.c.id)
+)
+_SEATS = Hot(
+    insert(_PLAYERS).values(**_values(_PLAYERS, "hand_id", "seat", "account_id", "is_bot"))
+)
+STEPS = Hot(
+    insert(_ACTIONS).values(
+        **_values(_ACTIONS, "hand_id", "seq", "seat", "action", "actor", "events", "created_at")
+    )
+)
+"""A step row (:func:`record_steps`): one executemany for a whole group commit."""
+_CLOSE = Hot(
+    update(_HANDS)
+    .where(_HANDS.c.id == bindparam("hand"))
+    .values(
+        status=bindparam("to"),
+        result=bindparam("outcome", type_=_HANDS.c.result.type),
+        ended_at=bindparam("at", type_=_HANDS.c.ended_at.type),
+    )
+)
 
 
 async def open_hand(
@@ -27,31 +70,30 @@ async def open_hand(
     setup: dict[str, Any],
     players: list[dict[str, Any]],
 ) -> int:
-    """Insert a hand and its players; returns the hand's id. SQLAlchemy Core statements:
-    this runs for every hand and round, and needs no ORM object."""
-    hand_id = await db.scalar(
-        insert(_HANDS)
-        .values(
-            table_id=table_id,
-            game=game,
-            seed=seed,
-            commitment=commitment(seed),
-            setup=setup,
-            players=players,
-            status="playing",
-            started_at=datetime.now(UTC),
-        )
-        .returning(_HANDS.c.id)
+    """Insert a hand and its players; returns the hand's id (hot statements, :mod:`.hot`:
+    this runs for every hand and round)."""
+    hand_id = await _OPEN.scalar(
+        db,
+        {
+            "table_id_": table_id,
+            "game_": game,
+            "seed_": seed,
+            "commitment_": commitment(seed),
+            "setup_": setup,
+            "players_": players,
+            "status_": "playing",
+            "started_at_": datetime.now(UTC),
+        },
     )
     assert hand_id is not None
-    await db.execute(
-        insert(_PLAYERS),
+    await _SEATS.executemany(
+        db,
         [
             {
-                "hand_id": hand_id,
-                "seat": seat,
-                "account_id": p.get("account"),
-                "is_bot": bool(p.get("bot")),
+                "hand_id_": hand_id,
+                "seat_": seat,
+                "account_id_": p.get("account"),
+                "is_bot_": bool(p.get("bot")),
             }
             for seat, p in enumerate(players)
         ],
@@ -67,25 +109,23 @@ async def record_steps(db: AsyncSession, hand_id: int, first_seq: int, steps: li
     now = datetime.now(UTC)
     rows = [
         {
-            "hand_id": hand_id,
-            "seq": first_seq + i,
-            "seat": st.seat,
-            "action": st.action,
-            "actor": st.actor,
-            "events": [list(e) for e in st.events],
-            "created_at": now,
+            "hand_id_": hand_id,
+            "seq_": first_seq + i,
+            "seat_": st.seat,
+            "action_": st.action,
+            "actor_": st.actor,
+            "events_": [list(e) for e in st.events],
+            "created_at_": now,
         }
         for i, st in enumerate(steps)
     ]
-    if not defer_insert(db, _ACTIONS, rows):  # in a group commit: one insert for the batch
-        await db.execute(insert(_ACTIONS), rows)
+    if not defer_insert(db, STEPS, rows):  # in a group commit: one insert for the batch
+        await STEPS.executemany(db, rows)
 
 
 async def close_hand(db: AsyncSession, hand_id: int, result: dict[str, Any]) -> None:
-    await db.execute(
-        update(_HANDS)
-        .where(_HANDS.c.id == hand_id)
-        .values(status="done", result=result, ended_at=datetime.now(UTC))
+    await _CLOSE.execute(
+        db, {"hand": hand_id, "to": "done", "outcome": result, "at": datetime.now(UTC)}
     )
 
 

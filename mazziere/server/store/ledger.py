@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import cast
+from typing import Any, cast
 
-from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.errors import MazziereError
+from mazziere.server.store.hot import Hot
 from mazziere.server.store.models import (
     Account,
     Balance,
@@ -52,6 +55,39 @@ _TXNS = cast(Table, LedgerTxn.__table__)
 _ENTRIES = cast(Table, LedgerEntry.__table__)
 _BALANCES = cast(Table, Balance.__table__)
 
+# The statements of a posting (hot statements, :mod:`.hot`: every stake and payout runs them)
+_SEEN = Hot(select(_TXNS.c.id).where(_TXNS.c.idempotency_key == bindparam("key")))
+_DEBIT = Hot(
+    update(_BALANCES)
+    .where(_BALANCES.c.book == bindparam("b"), _BALANCES.c.balance + bindparam("d") >= 0)
+    .values(balance=_BALANCES.c.balance + bindparam("d"))
+    .returning(_BALANCES.c.book)
+)
+
+
+def _upsert(dialect_insert: Any) -> Any:
+    stmt = dialect_insert(_BALANCES).values(book=bindparam("b"), balance=bindparam("d"))
+    return stmt.on_conflict_do_update(
+        index_elements=["book"], set_={"balance": _BALANCES.c.balance + stmt.excluded.balance}
+    )
+
+
+_CREDIT = Hot(_upsert(sqlite_insert), _upsert(pg_insert))
+_TXN = Hot(
+    insert(_TXNS)
+    .values(
+        idempotency_key=bindparam("key"),
+        kind=bindparam("kind"),
+        ref=bindparam("ref"),
+        created_at=bindparam("at", type_=_TXNS.c.created_at.type),
+    )
+    .returning(_TXNS.c.id)
+)
+_ENTRY = Hot(
+    insert(_ENTRIES).values(txn_id=bindparam("txn"), book=bindparam("b"), amount=bindparam("a"))
+)
+_BALANCE = Hot(select(_BALANCES.c.balance).where(_BALANCES.c.book == bindparam("b")))
+
 
 async def post(
     db: AsyncSession, key: str, kind: str, ref: str, moves: Sequence[tuple[str, int]]
@@ -69,7 +105,7 @@ async def post(
         raise LedgerError("a transaction's entries must sum to zero", "unbalanced")
     if any(not isinstance(a, int) or isinstance(a, bool) for _, a in moves):
         raise LedgerError("amounts are integer cents", "not_integer_cents")
-    existing = await db.scalar(select(_TXNS.c.id).where(_TXNS.c.idempotency_key == key))
+    existing = await _SEEN.scalar(db, {"key": key})
     if existing is not None:
         return False
     delta: dict[str, int] = {}
@@ -83,26 +119,15 @@ async def post(
         await _debit_all(db, debits, delta)
     for book in sorted(b for b in delta if b not in debits):
         await _add(db, book, delta[book])
-    txn_id = await db.scalar(
-        insert(_TXNS)
-        .values(idempotency_key=key, kind=kind, ref=ref, created_at=datetime.now(UTC))
-        .returning(_TXNS.c.id)
-    )
-    await db.execute(
-        insert(_ENTRIES), [{"txn_id": txn_id, "book": b, "amount": a} for b, a in moves]
-    )
+    txn_id = await _TXN.scalar(db, {"key": key, "kind": kind, "ref": ref, "at": datetime.now(UTC)})
+    await _ENTRY.executemany(db, [{"txn": txn_id, "b": b, "a": a} for b, a in moves])
     return True
 
 
 async def _debit_all(db: AsyncSession, books: list[str], delta: dict[str, int]) -> None:
     for book in books:
         d = delta[book]
-        done = await db.scalar(
-            update(_BALANCES)
-            .where(_BALANCES.c.book == book, _BALANCES.c.balance + d >= 0)
-            .values(balance=_BALANCES.c.balance + d)
-            .returning(_BALANCES.c.book)
-        )
+        done = await _DEBIT.scalar(db, {"b": book, "d": d})
         if done is None:
             current = await balance(db, book)
             raise InsufficientFunds(
@@ -113,20 +138,11 @@ async def _debit_all(db: AsyncSession, books: list[str], delta: dict[str, int]) 
 async def _add(db: AsyncSession, book: str, amount: int) -> None:
     """Add ``amount`` to ``book``, creating its row on first use (the house and the mint are
     touched by every table: no lock is held longer than the statement)."""
-    if db.get_bind().dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as upsert
-    else:
-        from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
-    stmt = upsert(_BALANCES).values(book=book, balance=amount)
-    await db.execute(
-        stmt.on_conflict_do_update(
-            index_elements=["book"], set_={"balance": _BALANCES.c.balance + amount}
-        )
-    )
+    await _CREDIT.execute(db, {"b": book, "d": amount})
 
 
 async def balance(db: AsyncSession, book: str) -> int:
-    value = await db.scalar(select(Balance.balance).where(Balance.book == book))
+    value = await _BALANCE.scalar(db, {"b": book})
     return int(value or 0)
 
 

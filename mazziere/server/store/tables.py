@@ -4,12 +4,45 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Table, select, tuple_, update
+from sqlalchemy import (
+    BigInteger,
+    CursorResult,
+    Integer,
+    Table,
+    bindparam,
+    func,
+    select,
+    tuple_,
+    update,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.errors import MazziereError
 from mazziere.server.store.db import defer_check
+from mazziere.server.store.hot import Hot, driver
 from mazziere.server.store.models import GameTable
+
+_TABLES = cast(Table, GameTable.__table__)
+_STATUS = Hot(
+    update(_TABLES).where(_TABLES.c.id == bindparam("table")).values(status=bindparam("to"))
+)
+_HELD = (
+    func.unnest(
+        bindparam("ids", type_=ARRAY(Integer)), bindparam("fences", type_=ARRAY(BigInteger))
+    )
+    .table_valued("id", "fence")
+    .render_derived()
+)
+_FENCES_PG = Hot(
+    None,
+    update(_TABLES)
+    .where(_TABLES.c.id == _HELD.c.id, _TABLES.c.fence == _HELD.c.fence)
+    .values(fence=_TABLES.c.fence)
+    .returning(_TABLES.c.id),
+)
+"""PostgreSQL's form of :func:`check_fences`: the pairs as two arrays, one statement text
+whatever their number (the ``IN`` list of pairs is compiled anew for every batch size)."""
 
 
 async def create(
@@ -47,9 +80,8 @@ async def not_closed_ids(db: AsyncSession) -> list[int]:
 
 
 async def set_status(db: AsyncSession, table_id: int, status: str) -> None:
-    """Core UPDATE (no ORM bookkeeping: this runs at every hand's start and end)."""
-    t = cast(Table, GameTable.__table__)
-    await db.execute(update(t).where(t.c.id == table_id).values(status=status))
+    """A hot statement (:mod:`.hot`): this runs at every hand's start and end."""
+    await _STATUS.execute(db, {"table": table_id, "to": status})
 
 
 class Fenced(MazziereError):
@@ -83,18 +115,22 @@ async def check_fence(db: AsyncSession, table_id: int, token: int) -> None:
 async def check_fences(db: AsyncSession, fences: list[tuple[int, int]]) -> None:
     """One UPDATE that locks every ``(table, token)`` row still holding its token; raises
     :class:`Fenced` naming the first table whose fence moved on."""
-    t = cast(Table, GameTable.__table__)
+    t = _TABLES
     wanted = dict(fences)
-    held = set(
-        (
-            await db.scalars(
-                update(t)
-                .where(tuple_(t.c.id, t.c.fence).in_(list(wanted.items())))
-                .values(fence=t.c.fence)
-                .returning(t.c.id)
-            )
-        ).all()
-    )
+    if await driver(db) is not None:
+        ids = list(wanted)
+        held = set(await _FENCES_PG.column(db, {"ids": ids, "fences": [wanted[i] for i in ids]}))
+    else:
+        held = set(
+            (
+                await db.scalars(
+                    update(t)
+                    .where(tuple_(t.c.id, t.c.fence).in_(list(wanted.items())))
+                    .values(fence=t.c.fence)
+                    .returning(t.c.id)
+                )
+            ).all()
+        )
     for table_id in wanted:
         if table_id not in held:
             raise Fenced(f"table {table_id} is now served by another process", "table_moved")
