@@ -20,6 +20,9 @@ from mazziere.errors import IllegalAction, OptionError
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
+_NOT_LEGAL = object()
+"""What an index that is not legal now maps to (a legal one may map to ``None``: wait)."""
+
 
 class MaskedAECEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
     """A PettingZoo AEC environment with a ``Dict(observation, action_mask)`` observation and a
@@ -108,12 +111,12 @@ class MaskedAECEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
         if self._done and self._over(agent):
             self._was_dead_step(action)
             return
-        if action is None or int(action) not in self._legal:
+        chosen = self._legal.get(-1 if action is None else int(action), _NOT_LEGAL)
+        if chosen is _NOT_LEGAL:
             raise IllegalAction(
                 f"action {action} is not legal for {agent} now (see the action mask)",
                 "illegal_action",
             )
-        chosen = self._legal[int(action)]
         self._cumulative_rewards[agent] = 0.0
         # Rewards are only given when the episode ends (_terminate), so during an episode
         # they are all 0: PettingZoo's clearing and accumulating are needed only then.

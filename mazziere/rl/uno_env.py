@@ -96,7 +96,9 @@ class UnoEnv(MaskedAECEnv):
         self._select()
 
     def observe(self, agent: str) -> ObsDict:
-        g = self._require_game()
+        g = self.game
+        if g is None:
+            g = self._require_game()  # raises
         obs = np.zeros(U.OBS_SIZE, dtype=np.float32)
         V.observe_into(obs.data, g, self._seat[agent], self._history)
         return {"observation": obs, "action_mask": self._mask(agent)}
@@ -106,7 +108,9 @@ class UnoEnv(MaskedAECEnv):
         if chosen is None:  # wait: decline the offer
             self._declined.add(seat)
             return
-        g = self._require_game()
+        g = self.game
+        if g is None:
+            g = self._require_game()  # raises
         ended = V.record(g.push(chosen, seat), self._history)
         if self._declined:
             self._declined.clear()
@@ -140,7 +144,11 @@ class UnoEnv(MaskedAECEnv):
         seat order after the seat to play; else the seat to play."""
         g = self._require_game()
         cur, n = g.current, self.players
-        for k in range(1, n if self.offers_out_of_turn else 1):
+        if not self.offers_out_of_turn:
+            self._legal = V.legal_indices(g.legal_actions(cur), cur, n)
+            self.agent_selection = self.possible_agents[cur]
+            return
+        for k in range(1, n):
             s = (cur + k) % n
             if s in self._declined:
                 continue
