@@ -101,7 +101,10 @@ class UnoEnv(MaskedAECEnv):
             g = self._require_game()  # raises
         obs = np.zeros(U.OBS_SIZE, dtype=np.float32)
         V.observe_into(obs.data, g, self._seat[agent], self._history)
-        return {"observation": obs, "action_mask": self._mask(agent)}
+        mask = np.zeros(self.action_count, dtype=np.int8)
+        if agent == self.agent_selection and not self._done:  # as MaskedAECEnv._mask
+            V.mask_into(mask.data, self._legal)
+        return {"observation": obs, "action_mask": mask}
 
     def _apply(self, agent: str, chosen: Action | None) -> None:
         seat = self._seat[agent]
@@ -141,25 +144,9 @@ class UnoEnv(MaskedAECEnv):
 
     def _select(self) -> None:
         """The agent to act: a seat offered an action out of turn that has not waited, in
-        seat order after the seat to play; else the seat to play."""
-        g = self._require_game()
-        cur, n = g.current, self.players
-        if not self.offers_out_of_turn:
-            self._legal = V.legal_indices(g.legal_actions(cur), cur, n)
-            self.agent_selection = self.possible_agents[cur]
-            return
-        for k in range(1, n):
-            s = (cur + k) % n
-            if s in self._declined:
-                continue
-            offers = g.legal_actions(s)
-            if offers:
-                self._legal = V.legal_indices(offers, s, n)
-                self._legal[U.WAIT] = None
-                self.agent_selection = self.possible_agents[s]
-                return
-        self._legal = V.legal_indices(g.legal_actions(cur), cur, n)
-        self.agent_selection = self.possible_agents[cur]
+        seat order after the seat to play; else the seat to play (:func:`V.select`)."""
+        seat, self._legal = V.select(self._require_game(), self._declined, self.offers_out_of_turn)
+        self.agent_selection = self.possible_agents[seat]
 
     def _side_of(self, seat: int) -> int:
         return seat % 2 if self.rules.teams else seat

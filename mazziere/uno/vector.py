@@ -237,3 +237,30 @@ def legal_indices(
     for a in legal:
         out[action_index(a, seat, players)] = a
     return out
+
+
+def select(
+    g: Game, declined: set[int], out_of_turn: bool
+) -> tuple[int, dict[int, A.Action | None]]:
+    """The seat to act and its legal actions by index: a seat offered an action out of turn
+    (when ``out_of_turn``: the rules allow it) that is not in ``declined``, in seat order
+    after the seat to play, with :data:`WAIT` (``None``) added; else the seat to play."""
+    cur, n = g.current, g.players
+    if out_of_turn:
+        for k in range(1, n):
+            s = (cur + k) % n
+            if s in declined:
+                continue
+            offers = g.legal_actions(s)
+            if offers:
+                legal = legal_indices(offers, s, n)
+                legal[WAIT] = None
+                return s, legal
+    return cur, legal_indices(g.legal_actions(cur), cur, n)
+
+
+def mask_into(out: memoryview, indices: Iterable[int]) -> None:
+    """Set ``out`` (a zeroed mask's memoryview) to 1 at ``indices``."""
+    o: Any = out
+    for i in indices:
+        o[i] = 1
