@@ -25,8 +25,10 @@ COMPILED_MODULES: tuple[str, ...] = (
     "mazziere.uno.dealing",
     "mazziere.uno.scoring",
     "mazziere.uno.game",
+    "mazziere.uno.vector",
 )
-"""Compiled with mypyc: the state, legal actions and ``push``, dealing and scoring."""
+"""Compiled with mypyc: the state, legal actions and ``push``, dealing and scoring, and the
+observation vector and action indices of :mod:`mazziere.rl`'s UNO environment."""
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 

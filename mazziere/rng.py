@@ -24,7 +24,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib
+import operator
 import os
+import struct
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -36,6 +38,11 @@ _TWO64 = 1 << 64
 _NLIMITS = 256
 _LIMITS: tuple[int, ...] = (0, *(_TWO64 - _TWO64 % n for n in range(1, _NLIMITS)))
 """For ``randbelow(n)``: the largest multiple of ``n`` not above 2**64 (rejection bound)."""
+_TWO32 = 1 << 32
+_LIMITS32: tuple[int, ...] = (0, *(_TWO32 - _TWO32 % n for n in range(1, _NLIMITS)))
+"""The same for :class:`ShakeRng`'s 32-bit draws."""
+_SAFE32 = _TWO32 - _NLIMITS
+"""A 32-bit draw below this is never rejected by a bound for fewer than 256 items."""
 
 _NUMPY: list[object] = []
 """NumPy's module (or None) once looked up: NumPy is optional (the ``sim`` extra) and only
@@ -166,7 +173,35 @@ class ShakeRng:
         return b"".join(self._take(1) for _ in range(n))
 
     def shuffle(self, items: list[T]) -> None:
-        _fisher_yates(self, items)
+        """Fisher-Yates with :meth:`randbelow` inlined: the same stream and the same order as
+        ``_fisher_yates(self, items)``, reading the block's remaining 4-byte draws at once
+        (a draw never spans two blocks: :meth:`_take` refills first). Where none of the
+        draws a run needs can be rejected (all below ``2**32 - 256``, while every bound for
+        fewer than 256 items is above it), their indices are computed in one pass."""
+        i = len(items) - 1
+        while i > 0:
+            if self._pos + 4 > len(self._buf):
+                self._refill()
+            pos = self._pos
+            count = min((len(self._buf) - pos) // 4, i)
+            draws = struct.unpack_from(f">{count}I", self._buf, pos)
+            if i < _NLIMITS - 1 and max(draws) < _SAFE32:
+                for j in map(operator.mod, draws, range(i + 1, i + 1 - count, -1)):
+                    items[i], items[j] = items[j], items[i]
+                    i -= 1
+                self._pos = pos + 4 * count
+                continue
+            used = 0
+            for x in draws:
+                used += 1
+                n = i + 1
+                if x < (_LIMITS32[n] if n < _NLIMITS else _TWO32 - _TWO32 % n):
+                    j = x % n
+                    items[i], items[j] = items[j], items[i]
+                    i -= 1
+                    if i == 0:
+                        break
+            self._pos = pos + 4 * used
 
     def spawn(self) -> ShakeRng:
         return ShakeRng(self._take(32))

@@ -67,3 +67,28 @@ def test_make_rng_accepts_seed_or_source() -> None:
     assert make_rng(s) is s
     assert isinstance(make_rng(5), ShakeRng)
     assert isinstance(make_rng(None), ShakeRng)
+
+
+def test_shake_shuffle_is_fisher_yates_over_randbelow() -> None:
+    """ShakeRng.shuffle reads its draws in bulk: the same order and stream position as the
+    plain Fisher-Yates loop over randbelow, from any position in a block, at any length."""
+    import random
+
+    from mazziere.rng import _fisher_yates
+
+    pick = random.Random(7)
+    for _ in range(400):
+        seed = pick.randrange(10**9)
+        a, b = ShakeRng.from_seed(seed), ShakeRng.from_seed(seed)
+        for _ in range(pick.randrange(0, 200)):  # vary the position inside a block
+            if pick.random() < 0.5:
+                assert a.randbytes(1) == b.randbytes(1)
+            else:
+                n = pick.randrange(1, 2000)
+                assert a.randbelow(n) == b.randbelow(n)
+        size = pick.choice([0, 1, 2, 3, 54, 108, 129, 255, 256, 300, 1000])
+        la, lb = list(range(size)), list(range(size))
+        a.shuffle(la)
+        _fisher_yates(b, lb)
+        assert la == lb and a == b and a.position == b.position
+        assert a.randbelow(1 << 20) == b.randbelow(1 << 20)

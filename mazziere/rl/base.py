@@ -20,6 +20,9 @@ from mazziere.errors import IllegalAction, OptionError
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
+_NOT_LEGAL = object()
+"""What an index that is not legal now maps to (a legal one may map to ``None``: wait)."""
+
 
 class MaskedAECEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
     """A PettingZoo AEC environment with a ``Dict(observation, action_mask)`` observation and a
@@ -47,6 +50,9 @@ class MaskedAECEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
         self._stream = np.random.default_rng()
         self._legal: dict[int, Any] = {}
         self._steps = 0
+        self._done = False
+        """Whether the episode is over: every agent terminated or truncated (set by
+        :meth:`_terminate` and the truncation; one flag instead of scanning the dicts)."""
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -78,12 +84,22 @@ class MaskedAECEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._steps = 0
+        self._done = False
+
+    def _terminate(self, rewards: dict[str, float]) -> None:
+        """End the episode for every agent with these rewards."""
+        self.rewards.update(rewards)
+        self.terminations = dict.fromkeys(self.agents, True)
+        self._done = True
 
     def _mask(self, agent: str) -> npt.NDArray[np.int8]:
-        """``agent``'s action mask: its legal indices if it is to act, else none."""
+        """``agent``'s action mask: its legal indices if it is to act, else none (written
+        through the array's memoryview: no NumPy call per index)."""
         mask = np.zeros(self.action_count, dtype=np.int8)
-        if agent == self.agent_selection and not self._over(agent):
-            mask[list(self._legal)] = 1
+        if agent == self.agent_selection and not self._done:
+            m = mask.data
+            for i in self._legal:
+                m[i] = 1
         return mask
 
     def _over(self, agent: str) -> bool:
@@ -92,24 +108,28 @@ class MaskedAECEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
     # ------------------------------------------------------------------ the step
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self._over(agent):
+        if self._done and self._over(agent):
             self._was_dead_step(action)
             return
-        if action is None or int(action) not in self._legal:
+        chosen = self._legal.get(-1 if action is None else int(action), _NOT_LEGAL)
+        if chosen is _NOT_LEGAL:
             raise IllegalAction(
                 f"action {action} is not legal for {agent} now (see the action mask)",
                 "illegal_action",
             )
-        chosen = self._legal[int(action)]
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        # Rewards are only given when the episode ends (_terminate), so during an episode
+        # they are all 0: PettingZoo's clearing and accumulating are needed only then.
         self._apply(agent, chosen)
         self._steps += 1
-        if self._steps >= self.max_steps and not any(self.terminations.values()):
-            self.truncations = dict.fromkeys(self.agents, True)
-        if not any(self.terminations.values()) and not any(self.truncations.values()):
-            self._select()
-        self._accumulate_rewards()
+        if not self._done:
+            if self._steps >= self.max_steps:
+                self.truncations = dict.fromkeys(self.agents, True)
+                self._done = True
+            else:
+                self._select()
+        if self._done:
+            self._accumulate_rewards()
 
     def _apply(self, agent: str, chosen: Any) -> None:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -142,7 +142,7 @@ class DrawPokerEnv(MaskedAECEnv):
 
     def _select(self) -> None:
         g = self._require_game()
-        if any(self.terminations.values()):  # the bot ended the deal before the agent acted
+        if self._done:  # the bot ended the deal before the agent acted
             self._legal = {}
             self.agent_selection = self.agents[0]
             return
@@ -157,7 +157,7 @@ class DrawPokerEnv(MaskedAECEnv):
         """The computer plays seat 1 from its own view until an agent is to act."""
         if self.bot is None:
             return
-        while not any(self.terminations.values()):
+        while not self._done:
             g = self._require_game()
             if g.is_over or g.current != COMPUTER:
                 return
@@ -167,7 +167,7 @@ class DrawPokerEnv(MaskedAECEnv):
         """Follow each seat's chips in the pot; end the episode where the mode says."""
         stake = self._stake
         for e in events:
-            if self.terminations and any(self.terminations.values()):
+            if self._done:
                 return
             if isinstance(e, E.AntePaid | E.Opened):
                 stake[e.seat] += e.amount
@@ -190,9 +190,7 @@ class DrawPokerEnv(MaskedAECEnv):
                 self._end([1.0, -1.0] if e.winner == 0 else [-1.0, 1.0])
 
     def _end(self, by_seat: list[float]) -> None:
-        for a in self.agents:
-            self.rewards[a] = by_seat[self._seat[a]]
-        self.terminations = dict.fromkeys(self.agents, True)
+        self._terminate({a: by_seat[self._seat[a]] for a in self.agents})
 
 
 def draw_poker_env(

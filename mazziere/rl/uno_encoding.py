@@ -68,6 +68,10 @@ size  start   meaning
 
 Everything in it is what the agent's :class:`~mazziere.uno.View` shows, and the public plays: no
 other seat's card and no card of the deck (tests/rl/test_uno_env.py swaps them and compares).
+
+This module documents both encodings; :mod:`mazziere.uno.vector` writes them (compiled with
+mypyc with the engine, standard library only): it indexes the legal actions and writes an
+observation straight into the NumPy array's buffer, value by value.
 """
 
 from __future__ import annotations
@@ -77,32 +81,29 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from mazziere.cards.uno import WILD_FACE
-from mazziere.uno import Action, Game, Phase, Rules
-from mazziere.uno import actions as A
+from mazziere.uno import Game, Rules
+from mazziere.uno import vector as V
 
-MAX_SEATS = 10
-FACES = 54
-HISTORY = 8
+MAX_SEATS = V.MAX_SEATS
+FACES = V.FACES
+HISTORY = V.HISTORY
 
-PLAY_WILD = 52
-PLAY_WILD4 = 56
-PLAY_TARGET = 60
-DRAW = 132
-PASS = 133
-ACCEPT = 134
-CHALLENGE = 135
-UNO = 136
-CATCH = 137
-COLOR = 146
-WAIT = 150
-MULTI = 151
-BASE_ACTIONS = MULTI
+PLAY_WILD = V.PLAY_WILD
+PLAY_WILD4 = V.PLAY_WILD4
+PLAY_TARGET = V.PLAY_TARGET
+DRAW = V.DRAW
+PASS = V.PASS
+ACCEPT = V.ACCEPT
+CHALLENGE = V.CHALLENGE
+UNO = V.UNO
+CATCH = V.CATCH
+COLOR = V.COLOR_CHOICE
+WAIT = V.WAIT
+MULTI = V.MULTI
+BASE_ACTIONS = V.BASE_ACTIONS
 """Size of the action space without several-card plays."""
-_MULTI_RANKS = (1, 2, 3, 4, 5, 6, 8, 9)
-_MULTI_INDEX = {r: i for i, r in enumerate(_MULTI_RANKS)}
-MULTI_TARGET = MULTI + len(_MULTI_RANKS) * 81 * 4
-ACTIONS = MULTI_TARGET + 2 * 81 * 4 * 10
+MULTI_TARGET = V.MULTI_TARGET
+ACTIONS = V.ACTIONS
 """Size of the action space with several-card plays (9,223)."""
 
 
@@ -111,68 +112,27 @@ def action_count(rules: Rules) -> int:
     return ACTIONS if rules.multi_play or rules.burn else BASE_ACTIONS
 
 
-_PHASES = (Phase.PLAY, Phase.DRAWN, Phase.PENDING, Phase.COLOR, Phase.OVER)
-_PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
-
-O_HAND, O_TOP, O_COLOR, O_DIR = 0, 54, 108, 112
-O_COUNTS, O_IN_HAND, O_ACTIVE, O_CURRENT = 113, 123, 133, 143
-O_PENDING, O_PHASE, O_DRAWN = 153, 154, 159
-O_UNO_SEAT, O_UNO_CALLED, O_CHALLENGEABLE, O_W4_BY = 213, 223, 224, 225
-O_SCORES, O_DRAW_PILE, O_DISCARD, O_HISTORY = 235, 245, 246, 247
-HISTORY_WIDTH = MAX_SEATS + FACES + 4
-OBS_SIZE = O_HISTORY + HISTORY * HISTORY_WIDTH
+O_HAND, O_TOP, O_COLOR, O_DIR = V.O_HAND, V.O_TOP, V.O_COLOR, V.O_DIR
+O_COUNTS, O_IN_HAND, O_ACTIVE, O_CURRENT = V.O_COUNTS, V.O_IN_HAND, V.O_ACTIVE, V.O_CURRENT
+O_PENDING, O_PHASE, O_DRAWN = V.O_PENDING, V.O_PHASE, V.O_DRAWN
+O_UNO_SEAT, O_UNO_CALLED, O_CHALLENGEABLE, O_W4_BY = (
+    V.O_UNO_SEAT,
+    V.O_UNO_CALLED,
+    V.O_CHALLENGEABLE,
+    V.O_W4_BY,
+)
+O_SCORES, O_DRAW_PILE, O_DISCARD, O_HISTORY = V.O_SCORES, V.O_DRAW_PILE, V.O_DISCARD, V.O_HISTORY
+HISTORY_WIDTH = V.HISTORY_WIDTH
+OBS_SIZE = V.OBS_SIZE
 """Size of the observation vector (791)."""
 
+action_index = V.action_index
+"""The index of ``seat``'s legal ``action`` in the fixed action space (module table):
+``action_index(action, seat, players)``."""
 
-def action_index(action: Action, seat: int, players: int) -> int:
-    """The index of ``seat``'s legal ``action`` in the fixed action space (module table)."""
-    if isinstance(action, A.Play):
-        return _play_index(action, seat, players)
-    if isinstance(action, A.Draw):
-        return DRAW
-    if isinstance(action, A.Pass):
-        return PASS
-    if isinstance(action, A.Accept):
-        return ACCEPT
-    if isinstance(action, A.Challenge):
-        return CHALLENGE
-    if isinstance(action, A.CallUno):
-        return UNO
-    if isinstance(action, A.Catch):
-        return CATCH + (action.target - seat) % players - 1
-    if isinstance(action, A.ChooseColor):
-        return COLOR + int(action.color)
-    raise ValueError(f"{action!r} is not an action an agent takes")
-
-
-def _play_index(p: A.Play, seat: int, players: int) -> int:
-    cards = p.cards
-    last = int(cards[-1])
-    offset = 0 if p.target is None else (p.target - seat) % players
-    if len(cards) == 1:
-        if last >= WILD_FACE:
-            assert p.color is not None
-            return (PLAY_WILD if last == WILD_FACE else PLAY_WILD4) + int(p.color)
-        if offset:
-            rank, colour = last % 13, last // 13
-            k = colour if rank == 0 else 4 + colour
-            return PLAY_TARGET + k * 9 + offset - 1
-        return last
-    rank = int(cards[0]) % 13
-    m = 0
-    for c in cards:
-        m += 3 ** (int(c) // 13)
-    lastc = last // 13
-    if rank in (0, 7):
-        z = 0 if rank == 0 else 1
-        return MULTI_TARGET + ((z * 81 + m) * 4 + lastc) * 10 + offset
-    return MULTI + (_MULTI_INDEX[rank] * 81 + m) * 4 + lastc
-
-
-def history_entry(seat: int, face: int, colour: int) -> tuple[int, int, int]:
-    """A public play as :func:`encode` reads it: the seat, then where its face and the colour
-    it set go inside a history slot."""
-    return seat, MAX_SEATS + face, MAX_SEATS + FACES + colour
+history_entry = V.history_entry
+"""A public play as :func:`encode` reads it: ``history_entry(seat, face, colour)`` gives the
+seat, then where its face and the colour it set go inside a history slot."""
 
 
 def encode(g: Game, me: int, history: Sequence[tuple[int, int, int]]) -> npt.NDArray[np.float32]:
@@ -181,44 +141,5 @@ def encode(g: Game, me: int, history: Sequence[tuple[int, int, int]]) -> npt.NDA
     :func:`mazziere.uno.view` shows that seat (its own hand and drawn card, the public counts
     and state), without building the view."""
     o = np.zeros(OBS_SIZE, dtype=np.float32)
-    n = g.players
-    hands = g.hands
-    for c in hands[me]:
-        o[c] += 1
-    o[O_TOP + g.discard[-1]] = 1
-    color = g.color
-    if color is not None:
-        o[O_COLOR + int(color)] = 1
-    o[O_DIR] = 1 if g.direction > 0 else 0
-    in_hand, active, scores = g.in_hand, g.active, g.scores
-    ns = len(scores)
-    for k in range(n):
-        s = (me + k) % n
-        o[O_COUNTS + k] = len(hands[s])
-        o[O_IN_HAND + k] = in_hand[s]
-        o[O_ACTIVE + k] = active[s]
-        o[O_SCORES + k] = scores[s % ns]  # per seat, or per team (seat % 2)
-    current = g.current
-    o[O_CURRENT + (current - me) % n] = 1
-    o[O_PENDING] = g.pending
-    o[O_PHASE + _PHASE_INDEX[g.phase]] = 1
-    drawn = g.drawn
-    if drawn is not None and current == me:
-        o[O_DRAWN + drawn] = 1
-    uno_seat = g.uno_seat
-    if uno_seat is not None:
-        o[O_UNO_SEAT + (uno_seat - me) % n] = 1
-        o[O_UNO_CALLED] = g.uno_called
-    w4_by = g.w4_by
-    if w4_by is not None:
-        o[O_CHALLENGEABLE] = 1
-        o[O_W4_BY + (w4_by - me) % n] = 1
-    o[O_DRAW_PILE] = len(g.draw_pile)
-    o[O_DISCARD] = len(g.discard)
-    at = O_HISTORY
-    for seat, face_at, colour_at in reversed(history[-HISTORY:]):
-        o[at + (seat - me) % n] = 1
-        o[at + face_at] = 1
-        o[at + colour_at] = 1
-        at += HISTORY_WIDTH
+    V.observe_into(o.data, g, me, history if isinstance(history, list) else list(history))
     return o

@@ -36,14 +36,15 @@ continue that stream (PettingZoo's ``seed_test``). The table state behind the ag
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, ClassVar
+
+import numpy as np
 
 from mazziere.errors import IllegalAction, OptionError
 from mazziere.rl import uno_encoding as U
 from mazziere.rl.base import MaskedAECEnv, ObsDict
 from mazziere.uno import Action, Game, Rules, find_preset, view
-from mazziere.uno import events as E
+from mazziere.uno import vector as V
 
 REWARDS = ("hand", "match")
 
@@ -84,7 +85,6 @@ class UnoEnv(MaskedAECEnv):
         self.offers_out_of_turn = out_of_turn_possible(rules)
         """Whether a seat may ever act out of turn under these rules (else only the seat to
         play is asked: no scan of the others' legal actions)."""
-        self._indices: list[dict[Action, int]] = [{} for _ in range(players)]
 
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -92,23 +92,35 @@ class UnoEnv(MaskedAECEnv):
         self._start_episode()
         self._history: list[tuple[int, int, int]] = []
         self._declined: set[int] = set()
-        self._record(self.game.events)
+        V.record(self.game.events, self._history)
         self._select()
 
     def observe(self, agent: str) -> ObsDict:
-        g = self._require_game()
-        seat = self._seat[agent]
-        return {"observation": U.encode(g, seat, self._history), "action_mask": self._mask(agent)}
+        g = self.game
+        if g is None:
+            g = self._require_game()  # raises
+        obs = np.zeros(U.OBS_SIZE, dtype=np.float32)
+        V.observe_into(obs.data, g, self._seat[agent], self._history)
+        mask = np.zeros(self.action_count, dtype=np.int8)
+        if agent == self.agent_selection and not self._done:  # as MaskedAECEnv._mask
+            V.mask_into(mask.data, self._legal)
+        return {"observation": obs, "action_mask": mask}
 
     def _apply(self, agent: str, chosen: Action | None) -> None:
         seat = self._seat[agent]
         if chosen is None:  # wait: decline the offer
             self._declined.add(seat)
             return
-        events = self._require_game().push(chosen, seat)
-        self._declined.clear()
-        self._record(events)
-        self._finish_if_over(events)
+        g = self.game
+        if g is None:
+            g = self._require_game()  # raises
+        ended = V.record(g.push(chosen, seat), self._history)
+        if self._declined:
+            self._declined.clear()
+        if self.reward_mode == "hand" and ended != -2:
+            self._end(None if ended == -1 else self._side_of(ended))
+        elif g.result is not None:
+            self._end(g.result.winner)
 
     def render(self) -> str | None:
         g = self.game
@@ -130,63 +142,22 @@ class UnoEnv(MaskedAECEnv):
             raise IllegalAction("call reset() before stepping the environment", "not_reset")
         return self.game
 
-    def _record(self, events: Iterable[E.Event]) -> None:
-        for e in events:
-            if isinstance(e, E.Played):
-                card = int(e.cards[-1])
-                colour = int(e.color) if e.color is not None else card // 13
-                self._history.append(U.history_entry(e.seat, card, colour))
-        if len(self._history) > 4 * U.HISTORY:
-            del self._history[: -U.HISTORY]
-
     def _select(self) -> None:
         """The agent to act: a seat offered an action out of turn that has not waited, in
-        seat order after the seat to play; else the seat to play."""
-        g = self._require_game()
-        cur, n = g.current, self.players
-        for k in range(1, n if self.offers_out_of_turn else 1):
-            s = (cur + k) % n
-            if s in self._declined:
-                continue
-            offers = g.legal_actions(s)
-            if offers:
-                self._legal = self._index(offers, s)
-                self._legal[U.WAIT] = None
-                self.agent_selection = self.possible_agents[s]
-                return
-        self._legal = self._index(g.legal_actions(cur), cur)
-        self.agent_selection = self.possible_agents[cur]
-
-    def _index(self, legal: Iterable[Action], seat: int) -> dict[int, Action | None]:
-        known = self._indices[seat]
-        out: dict[int, Action | None] = {}
-        for a in legal:
-            i = known.get(a)
-            if i is None:
-                i = known[a] = U.action_index(a, seat, self.players)
-            out[i] = a
-        return out
-
-    def _finish_if_over(self, events: list[E.Event]) -> None:
-        g = self._require_game()
-        if self.reward_mode == "hand":
-            for e in events:
-                if isinstance(e, E.HandEnded):
-                    self._end(None if e.winner is None else self._side_of(e.winner))
-                    return
-        if g.result is not None:
-            self._end(g.result.winner)
+        seat order after the seat to play; else the seat to play (:func:`V.select`)."""
+        seat, self._legal = V.select(self._require_game(), self._declined, self.offers_out_of_turn)
+        self.agent_selection = self.possible_agents[seat]
 
     def _side_of(self, seat: int) -> int:
         return seat % 2 if self.rules.teams else seat
 
     def _end(self, side: int | None) -> None:
-        for a in self.agents:
-            if side is None:
-                self.rewards[a] = 0.0
-            else:
-                self.rewards[a] = 1.0 if self._side_of(self._seat[a]) == side else -1.0
-        self.terminations = dict.fromkeys(self.agents, True)
+        self._terminate(
+            {
+                a: 0.0 if side is None else 1.0 if self._side_of(self._seat[a]) == side else -1.0
+                for a in self.agents
+            }
+        )
 
 
 def out_of_turn_possible(rules: Rules) -> bool:

@@ -263,3 +263,73 @@ def test_single_agent_wrapper_passes_gymnasiums_checker_and_plays_against_bots()
     bad = int(np.flatnonzero(b["action_mask"] == 0)[0])
     with pytest.raises(IllegalAction):
         env.step(bad)
+
+
+def _reference_encode(g: Game, me: int, history: list[tuple[int, int, int]]) -> Any:
+    """The observation table of mazziere/rl/uno_encoding.py written plainly with NumPy (the
+    encoder before it was compiled): the compiled writer must give the same vector."""
+    o = np.zeros(U.OBS_SIZE, dtype=np.float32)
+    n = g.players
+    for c in g.hands[me]:
+        o[c] += 1
+    o[U.O_TOP + g.discard[-1]] = 1
+    if g.color is not None:
+        o[U.O_COLOR + int(g.color)] = 1
+    o[U.O_DIR] = 1 if g.direction > 0 else 0
+    ns = len(g.scores)
+    for k in range(n):
+        s = (me + k) % n
+        o[U.O_COUNTS + k] = len(g.hands[s])
+        o[U.O_IN_HAND + k] = g.in_hand[s]
+        o[U.O_ACTIVE + k] = g.active[s]
+        o[U.O_SCORES + k] = g.scores[s % ns]
+    o[U.O_CURRENT + (g.current - me) % n] = 1
+    o[U.O_PENDING] = g.pending
+    phases = ("play", "drawn", "pending", "color", "over")
+    o[U.O_PHASE + phases.index(g.phase.value)] = 1
+    if g.drawn is not None and g.current == me:
+        o[U.O_DRAWN + g.drawn] = 1
+    if g.uno_seat is not None:
+        o[U.O_UNO_SEAT + (g.uno_seat - me) % n] = 1
+        o[U.O_UNO_CALLED] = g.uno_called
+    if g.w4_by is not None:
+        o[U.O_CHALLENGEABLE] = 1
+        o[U.O_W4_BY + (g.w4_by - me) % n] = 1
+    o[U.O_DRAW_PILE] = len(g.draw_pile)
+    o[U.O_DISCARD] = len(g.discard)
+    at = U.O_HISTORY
+    for seat, face_at, colour_at in reversed(history[-U.HISTORY :]):
+        o[at + (seat - me) % n] = 1
+        o[at + face_at] = 1
+        o[at + colour_at] = 1
+        at += U.HISTORY_WIDTH
+    return o
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_compiled_observation_matches_the_plain_encoding(
+    case: tuple[str, int, dict[str, Any]],
+) -> None:
+    """Every seat's observation, in random episodes (match rewards: scores, several hands)."""
+    preset, players, options = case
+    env = uno_env(preset, players, reward="match", **options)
+    rnd = random.Random(5)
+    checked = 0
+    for seed in range(2):
+        env.reset(seed=seed)
+        for _ in range(300):
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                break
+            g = env.game
+            assert g is not None
+            for name in env.possible_agents:
+                seat = int(name.split("_")[1])
+                want = _reference_encode(g, seat, env._history)
+                got = env.observe(name)["observation"]
+                assert got.dtype == np.float32 and np.array_equal(got, want), (name, seed)
+                assert np.array_equal(U.encode(g, seat, tuple(env._history)), want)
+                checked += 1
+            mask = env.observe(agent)["action_mask"]
+            env.step(rnd.choice(np.flatnonzero(mask).tolist()))
+    assert checked > 100
