@@ -656,7 +656,9 @@ async def scrape_metrics(base: str) -> dict[str, float]:
             text = (await http.get("/metrics")).text
         for line in text.splitlines():
             m = re.match(
-                r"(mazziere_decision_latency_seconds_(?:bucket|count|sum))(\{.*\})? (\S+)", line
+                r"((?:mazziere_decision_latency_seconds|mazziere_gc_pause_seconds)_"
+                r"(?:bucket|count|sum))(\{.*\})? (\S+)",
+                line,
             )
             if m:
                 out[m.group(1) + (m.group(2) or "")] = float(m.group(3))
@@ -679,6 +681,40 @@ def server_side_latency(before: dict[str, float], after: dict[str, float]) -> di
         bound = next((le for le, c in buckets if count and c >= q * count), None)
         res[f"p{int(q * 100)}_le_ms"] = None if bound is None else 1000 * bound
     return res
+
+
+def _le(bound: float) -> str:
+    return "+Inf" if math.isinf(bound) else repr(bound)
+
+
+def gc_pauses(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
+    """The server's garbage-collector pauses over the window, by generation: how many, their
+    total and the bucket bound of the longest (one process: the one that answered /metrics)."""
+    out: dict[str, Any] = {}
+    for gen in ("0", "1", "2"):
+        name = "mazziere_gc_pause_seconds_"
+        label = f'{{generation="{gen}"}}'
+        n = after.get(name + "count" + label, 0.0) - before.get(name + "count" + label, 0.0)
+        total = after.get(name + "sum" + label, 0.0) - before.get(name + "sum" + label, 0.0)
+        longest = None
+        bounds = sorted(
+            float(m.group(1))
+            for k in after
+            if k.startswith(name + "bucket") and f'generation="{gen}"' in k
+            for m in [re.search(r'le="([^"]+)"', k)]
+            if m
+        )
+        for le in bounds:
+            key = f'{name}bucket{{generation="{gen}",le="{_le(le)}"}}'
+            if n and after.get(key, 0.0) - before.get(key, 0.0) >= n:
+                longest = le
+                break
+        out[gen] = {
+            "n": int(n),
+            "total_ms": 1000 * total,
+            "longest_le_ms": None if longest is None else 1000 * longest,
+        }
+    return out
 
 
 async def loop_lag_monitor(stats: Stats, period: float = 0.1) -> None:
@@ -797,6 +833,7 @@ async def bench(cfg: Config) -> dict[str, Any]:
             client_loop_lag_ms=lag_summary(stats.loop_lag_ms),
             server_cpu_pct=None if cpu0 is None or cpu1 is None else 100 * (cpu1 - cpu0) / measured,
             server_side=server_side_latency(metrics_before, metrics_after),
+            server_gc=gc_pauses(metrics_before, metrics_after),
         )
     finally:
         if server is not None:
@@ -862,6 +899,17 @@ def print_report(cfg: Config, r: dict[str, Any]) -> int:
         print(
             f"server-side act() ms (n={ss['count']}): mean={ss['mean_ms']:.1f} "
             f"p50 {bucket(ss['p50_le_ms'])} p99 {bucket(ss['p99_le_ms'])} (histogram buckets)"
+        )
+    gcs = r.get("server_gc") or {}
+    if any(g["n"] for g in gcs.values()):
+        print(
+            "server GC pauses (one process), by generation: "
+            + ", ".join(
+                f"gen{gen} n={g['n']} total={g['total_ms']:.0f} ms "
+                f"longest {bucket(g['longest_le_ms'])}"
+                for gen, g in sorted(gcs.items())
+                if g["n"]
+            )
         )
     errors = int(sum(r["errors"].values()) + r["unanswered"])
     failures = int(sum(r["connection_failures"].values()))

@@ -115,6 +115,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         server.accepting = True
         if server.settings.settle_heap:
             settle_heap()
+            server.metrics.time_gc()
         yield
         server.accepting = False
         if server.cluster is not None:
