@@ -159,8 +159,9 @@ def sim_table(r: UnoSimResult, preset: str) -> Group:
     t.add_column("95% CI", justify="right")
     t.add_column("Hands won", justify="right")
     t.add_column("Hand rate (95% CI)", justify="right")
-    rows = zip(r.wins_by_seat, r.win_rate_ci95, r.hand_wins_by_seat, r.hand_win_rate_ci95)
-    for s, (wins, ci, hw, hci) in enumerate(rows):
+    hand = zip(r.hand_wins_by_seat, r.hand_win_rate_ci95, strict=True)
+    rows = zip(r.wins_by_seat, r.win_rate_ci95, hand, strict=True)
+    for s, (wins, ci, (hw, hci)) in enumerate(rows):
         t.add_row(
             str(s),
             r.bots[s],
