@@ -44,6 +44,9 @@ ROLLOUTS = 64
 """Rollouts per decision by default, shared out among the candidates (sequential halving)."""
 MAX_STEPS = 400
 """Actions a rollout plays at most before the hand is scored by the cards held."""
+MARGIN = 1.5
+"""Standard errors by which the best candidate must beat greedy's on fresh games to be
+played."""
 POINT_WEIGHT = 0.01
 """A point's worth against a hand won or lost (:func:`hand_value`)."""
 _GREEDY = GreedyBot()
@@ -343,6 +346,7 @@ class StrongBot:
 
     name: str = "strong"
     rollouts: int = ROLLOUTS
+    margin: float = MARGIN
     memory: dict[int, list[_Played]] = field(default_factory=dict, compare=False, repr=False)
     """Per seat: its last two plays (the latest last), from its own views and choices."""
     turns: dict[int, tuple[tuple[int, int], dict[int, frozenset[Card]]]] = field(
@@ -416,33 +420,44 @@ class StrongBot:
         rng: random.Random,
         known: dict[int, frozenset[Card]] | None = None,
     ) -> Action:
-        """Sequential halving over the candidates (module docstring): each round plays the
-        candidates still in on more determinizations, the same ones for all of them, and
-        keeps the better half by mean value; ties go to ``default`` (greedy's choice)."""
+        """Greedy's choice ``default``, unless another candidate beats it (module docstring):
+        every candidate is played out on the same determinizations, the best is then played
+        against ``default`` on fresh ones (selecting and testing on the same games would
+        favour noise) and chosen only if it wins there by ``margin`` standard errors."""
         assert view.seat is not None
         seat = view.seat
+        k = len(choices)
+        budget = self.rollouts
+        if budget < k + 4:
+            return choices[default]
         try:
             deals = Deals(view, rng, known)
         except MazziereError:
             return choices[default]  # a position the view cannot rebuild: greedy's
-        games: list[tuple[Game, int]] = []
-        alive = [default] + [k for k in range(len(choices)) if k != default]
-        totals = [0.0] * len(choices)
-        done = [0] * len(choices)
-        rounds = max(1, math.ceil(math.log2(len(choices))))
-        budget = self.rollouts
-        for r in range(rounds):
-            if budget < len(alive):
-                break  # more candidates than rollouts left: the ranking so far decides
-            per = max(1, budget // ((rounds - r) * len(alive)))
-            want = done[alive[0]] + per
-            while len(games) < want:
-                games.append((deals.deal(rng), rng.getrandbits(64)))
-            for i in alive:
-                for g, stream in games[done[i] : want]:
-                    totals[i] += rollout(g.copy(), seat, choices[i], random.Random(stream))
-                budget -= want - done[i]
-                done[i] = want
-            alive.sort(key=lambda k: (totals[k], k == default), reverse=True)
-            alive = alive[: max(1, len(alive) // 2)]
-        return choices[alive[0]]
+
+        def value(i: int, g: Game, stream: int) -> float:
+            return rollout(g.copy(), seat, choices[i], random.Random(stream))
+
+        if k == 2:
+            best = 1 - default
+        else:
+            first = budget // (2 * k)
+            totals = [0.0] * k
+            for _ in range(first):
+                g, stream = deals.deal(rng), rng.getrandbits(64)
+                for i in range(k):
+                    totals[i] += value(i, g, stream)
+            best = max(range(k), key=lambda i: (totals[i], i == default))
+            if best == default:
+                return choices[default]
+            budget -= first * k
+        diffs = []
+        for _ in range(budget // 2):
+            g, stream = deals.deal(rng), rng.getrandbits(64)
+            diffs.append(value(best, g, stream) - value(default, g, stream))
+        n = len(diffs)
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
+        if mean > 0 and mean > self.margin * math.sqrt(var / n):
+            return choices[best]
+        return choices[default]
