@@ -47,6 +47,7 @@ GUILTY_HAND_COLOR = 7
 GUILTY_HAND_ANY = 4
 """The same threshold under the stricter ``any_playable`` rule (003)."""
 _ATTACK = (Kind.SKIP, Kind.DRAW2, Kind.WILD4)
+_ACCEPT, _CALLUNO, _CHALLENGE, _DRAW, _PASS = Accept(), CallUno(), Challenge(), Draw(), Pass()
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,16 +70,16 @@ class GreedyBot:
         if not view.my_turn:
             if plays:  # jump in whenever possible
                 return _best_play(view, plays)
-            if Challenge() in legal and _likely_guilty(view):
-                return Challenge()
+            if _CHALLENGE in legal and _likely_guilty(view):
+                return _CHALLENGE
             return None
         choice = self._on_turn(view, plays)
         if (
             isinstance(choice, Play)
             and len(view.hand) - len(choice.cards) == 1
-            and CallUno() in legal
+            and _CALLUNO in legal
         ):
-            return CallUno()
+            return _CALLUNO
         return choice
 
     def _on_turn(self, view: Seen, plays: list[Play]) -> Action:
@@ -86,19 +87,19 @@ class GreedyBot:
         if view.phase is Phase.PENDING:
             if plays:  # stack whenever possible
                 return _best_play(view, plays)
-            if Challenge() in legal and _should_challenge(view):
-                return Challenge()
-            return Accept()
+            if _CHALLENGE in legal and _should_challenge(view):
+                return _CHALLENGE
+            return _ACCEPT
         if view.phase is Phase.DRAWN:
             best = _best_play(view, plays) if plays else None
             keep = best is not None and best.card.is_wild and not _under_threat(view)
-            if best is not None and not (keep and Pass() in legal):
+            if best is not None and not (keep and _PASS in legal):
                 return best
-            return Pass() if Pass() in legal else legal[0]
+            return _PASS if _PASS in legal else legal[0]
         if plays:
             return _best_play(view, plays)
-        if Draw() in legal:
-            return Draw()
+        if _DRAW in legal:
+            return _DRAW
         rest = [a for a in legal if not isinstance(a, (CallUno, Catch, Challenge))]
         return (rest or list(legal))[0]
 
@@ -106,8 +107,8 @@ class GreedyBot:
 def _call_or_catch(view: Seen) -> Action | None:
     """Say UNO holding one card; catch any opponent who forgot (never one's partner)."""
     assert view.seat is not None
-    if CallUno() in view.legal and len(view.hand) == 1:
-        return CallUno()
+    if len(view.hand) == 1 and _CALLUNO in view.legal:
+        return _CALLUNO
     for a in view.legal:
         if isinstance(a, Catch) and not is_partner(view, view.seat, a.target):
             return a
