@@ -2,25 +2,41 @@
 "UNO strong").
 
 On its own turn, when it has a real choice, it builds games as its view allows them to be
-(:func:`determinize`): its own hand, the public counts, the top card and colour, the pending
-draw, the scores; every card it cannot see (the other hands, the draw pile, the discards under
-the top card) is shuffled from the cards it does not hold and dealt back in the public counts.
-The search tree is one ply deep: its children are the bot's candidate actions. Each
-determinization is played out once after every candidate, with the same random stream for all
-of them (common random numbers: the candidates are compared on the same cards, which removes
-most of the noise), by :class:`~mazziere.uno.bots.greedy.GreedyBot` in every seat, for at most
-``depth`` actions; a finished hand scores 1 if the bot's side went out, else 0, and an
-unfinished one scores by the cards held (:func:`score`). The best candidate is then
-replayed against greedy's own choice on fresh determinizations and played only if it wins by
-``margin`` standard errors: the search corrects greedy where the rollouts agree, and keeps it
-where they cannot tell.
+(:func:`determinize` once, checked; then :class:`Deals` deals copies of it again): its own hand,
+the public counts, the top card and colour, the pending draw, the scores; every card it cannot
+see (the other hands, the draw pile, the discards under the top card) is shuffled from the
+cards it does not hold and dealt back in the public counts.
+
+*What the table showed* (:func:`voids`). The view has no history, so the bot keeps its own: the
+card it last played, the colour it left and the counts it saw (its memory, per seat; nothing
+but its own views and choices). When that card is still on top in that colour at its next turn
+and every other seat in the hand holds exactly one card more, each of them drew instead of
+playing. The bot assumes a player who can play does (greedy always does; a person who draws
+on purpose, where ``voluntary_draw`` allows it, breaks the assumption): such a seat held no
+card it could play on that top, a wild included, and is dealt none in all but one of its cards
+(the card it drew may be anything: greedy keeps a drawn wild). The inference is used for the
+rest of that turn (its play, a drawn card, a wild's colour).
+
+*The search* is one ply deep: its children are the bot's candidate actions. Each
+determinization is played out after every candidate with the same random stream for all of
+them (common random numbers: the candidates are compared on the same cards), by
+:class:`~mazziere.uno.bots.greedy.GreedyBot` in every seat (through :class:`SeatWindow`, a
+light window on the game: the same policy code as the bot, no view built per step), to the end
+of the hand (:data:`MAX_STEPS` at most). A hand is worth what the match counts
+(:func:`hand_value`): +1 for going out, -1 for another side going out, and with points to a
+target a hundredth per point won or given away. Half the budget plays every candidate; the best
+is then replayed against greedy's own choice on fresh determinizations and played only if it
+wins there by ``margin`` standard errors (picking and testing on the same deals would favour
+noise; rollouts that end in +-1 are too noisy to pick freely among many candidates at this
+budget): the search corrects greedy where the rollouts agree, and keeps it where they cannot
+tell.
 
 Calls of UNO, catches and every out-of-turn choice are greedy's (they have one right answer
 or are taken in no time). The bot never reads another seat's cards or the deck: everything
-it uses comes from the :class:`~mazziere.uno.View` (tests/uno/test_strong.py swaps the hidden
-cards and gets the same decision). The budget is a number of determinizations (the rules
-packages do not read clocks); the default keeps a decision within 100 ms on the reference
-machine (docs/bots.md).
+it uses comes from its :class:`~mazziere.uno.View` and its own earlier ones
+(tests/uno/test_strong.py swaps the hidden cards and gets the same decision). The budget is a
+number of rollouts (the rules packages do not read clocks); the default keeps a decision
+within 100 ms on average on the reference machine (docs/bots.md; benchmarks/bench_uno_strong.py).
 """
 
 from __future__ import annotations
