@@ -36,6 +36,7 @@ def test_sim_json_for_every_preset_and_seat_count(preset: str, players: int) -> 
     assert len(data["wins_by_seat"]) == players and sum(data["wins_by_seat"]) >= 2
     assert data["mean_turns"] > 0 and data["games_per_second"] > 0
     assert len(data["win_rate_ci95"]) == players
+    assert data["hands"] >= 2 and len(data["hand_win_rate_ci95"]) == players
 
 
 def test_sim_full_match_json_is_reproducible() -> None:

@@ -21,6 +21,7 @@ SINGLE = find_preset("classic").with_options(match="single_hand")
 
 def _same(a: UnoSimResult, b: UnoSimResult) -> bool:
     keys = ("games", "wins_by_seat", "win_rate_ci95", "turns_per_hand", "mean_hands", "bots")
+    keys += ("hands", "hand_wins_by_seat", "hand_win_rate_ci95")
     return all(getattr(a, k) == getattr(b, k) for k in keys)
 
 
@@ -53,6 +54,16 @@ def test_t_quantile_table(dof: int, value: float) -> None:
 
 
 # ---------------------------------------------------------------- simulation
+def test_sim_counts_single_hands_won_in_matches() -> None:
+    rules = find_preset("mattel").with_options(target=100)
+    r = simulate_uno(rules, 2, 6, "h", ["greedy", "random"])
+    assert r.hands == round(r.mean_hands * r.games)
+    assert sum(r.hand_wins_by_seat) <= r.hands and r.hands >= r.games
+    assert r.hand_win_rate_ci95[0] == wilson(r.hand_wins_by_seat[0], r.hands)
+    single = simulate_uno(SINGLE, 2, 20, "h", ["greedy", "random"])
+    assert single.hand_wins_by_seat == single.wins_by_seat  # one hand a match (or a tie-break)
+
+
 def test_sim_is_reproducible_from_the_seed() -> None:
     a = simulate_uno(SINGLE, 4, 30, "s", ["greedy", "random"])
     b = simulate_uno(SINGLE, 4, 30, "s", ["greedy", "random"])

@@ -137,6 +137,10 @@ def sim_json(r: UnoSimResult, preset: str, options: list[str]) -> dict[str, Any]
         "wins_by_seat": list(r.wins_by_seat),
         "win_rate": [ci.estimate for ci in r.win_rate_ci95],
         "win_rate_ci95": [[ci.low, ci.high] for ci in r.win_rate_ci95],
+        "hands": r.hands,
+        "hand_wins_by_seat": list(r.hand_wins_by_seat),
+        "hand_win_rate": [ci.estimate for ci in r.hand_win_rate_ci95],
+        "hand_win_rate_ci95": [[ci.low, ci.high] for ci in r.hand_win_rate_ci95],
         "mean_turns": r.mean_turns,
         "mean_turns_ci95": [r.turns_per_hand.low, r.turns_per_hand.high],
         "mean_hands": r.mean_hands,
@@ -153,9 +157,19 @@ def sim_table(r: UnoSimResult, preset: str) -> Group:
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     t.add_column("Win rate", justify="right")
     t.add_column("95% CI", justify="right")
-    for s, (wins, ci) in enumerate(zip(r.wins_by_seat, r.win_rate_ci95, strict=True)):
+    t.add_column("Hands won", justify="right")
+    t.add_column("Hand rate (95% CI)", justify="right")
+    hand = zip(r.hand_wins_by_seat, r.hand_win_rate_ci95, strict=True)
+    rows = zip(r.wins_by_seat, r.win_rate_ci95, hand, strict=True)
+    for s, (wins, ci, (hw, hci)) in enumerate(rows):
         t.add_row(
-            str(s), r.bots[s], str(wins), f"{ci.estimate:.1%}", f"{ci.low:.1%} – {ci.high:.1%}"
+            str(s),
+            r.bots[s],
+            str(wins),
+            f"{ci.estimate:.1%}",
+            f"{ci.low:.1%} – {ci.high:.1%}",
+            str(hw),
+            f"{hci.estimate:.1%} ({hci.low:.1%} – {hci.high:.1%})",
         )
     tp = r.turns_per_hand
     workers = f"{r.workers} worker{'s' if r.workers != 1 else ''}"

@@ -75,6 +75,8 @@ class GameRecord:
     total_turns: int
     hands: int
     steps: int
+    hands_won: tuple[int, ...] = ()
+    """Hands won by each seat's side (a team's hand counts for both partners)."""
 
     @property
     def turns_per_hand(self) -> float:
@@ -91,6 +93,13 @@ class UnoSimResult:
     bots: tuple[str, ...]
     wins_by_seat: tuple[int, ...]
     win_rate_ci95: tuple[Interval, ...]
+    hands: int
+    """Hands played in all the matches (a hand nobody won included)."""
+    hand_wins_by_seat: tuple[int, ...]
+    hand_win_rate_ci95: tuple[Interval, ...]
+    """Single hands won per seat over ``hands``, with a Wilson interval that treats the hands
+    as independent (hands of one match share its scores: close enough for bots that ignore
+    them, a little narrow for those that do not)."""
     turns_per_hand: MeanCI
     mean_hands: float
     mean_steps: float
@@ -183,7 +192,8 @@ def run_games(
         assert state.result is not None
         winners = tuple(s for s, mp in enumerate(state.result.match_points) if mp > 0)
         hands = state.hand_no + 1
-        out.append(GameRecord(g, winners, state.total_turns, hands, state.clock))
+        won = tuple(state.hands_won[state.side_of(s)] for s in range(players))
+        out.append(GameRecord(g, winners, state.total_turns, hands, state.clock, won))
     return out
 
 
@@ -252,9 +262,13 @@ def summarise(
     """Totals and intervals from per-game records (taken in game order)."""
     n = len(records)
     wins = [0] * players
+    hand_wins = [0] * players
     for r in records:
         for s in r.winners:
             wins[s] += 1
+        for s, w in enumerate(r.hands_won):
+            hand_wins[s] += w
+    hands = sum(r.hands for r in records)
     return UnoSimResult(
         games=n,
         players=players,
@@ -262,6 +276,9 @@ def summarise(
         bots=bots,
         wins_by_seat=tuple(wins),
         win_rate_ci95=tuple(wilson(w, n) for w in wins),
+        hands=hands,
+        hand_wins_by_seat=tuple(hand_wins),
+        hand_win_rate_ci95=tuple(wilson(w, hands) for w in hand_wins),
         turns_per_hand=mean_ci([r.turns_per_hand for r in records]),
         mean_hands=sum(r.hands for r in records) / n,
         mean_steps=sum(r.steps for r in records) / n,

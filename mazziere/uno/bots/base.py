@@ -9,9 +9,11 @@ Randomness comes only from the ``rng`` the caller passes (design.md "Rules engin
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from mazziere.uno import Action, View
+from mazziere.cards.uno import Card, Color
+from mazziere.uno import Action, Phase, Rules, View
 
 
 @runtime_checkable
@@ -28,7 +30,43 @@ class Bot(Protocol):
         ...
 
 
-def next_seat(view: View, seat: int, direction: int | None = None) -> int:
+class Seen(Protocol):
+    """The part of a :class:`View` the rule-of-thumb policies read. A :class:`View` is one;
+    so is a light window on a game the ``strong`` bot plays out in its head
+    (:class:`mazziere.uno.bots.strong.SeatWindow`), so that one policy serves both (greedy's
+    decisions are written once)."""
+
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def current(self) -> int: ...
+    @property
+    def direction(self) -> int: ...
+    @property
+    def hand(self) -> Sequence[Card]: ...
+    @property
+    def hand_counts(self) -> Sequence[int]: ...
+    @property
+    def top(self) -> Card: ...
+    @property
+    def color(self) -> Color | None: ...
+    @property
+    def challengeable(self) -> bool: ...
+    @property
+    def in_hand(self) -> Sequence[bool]: ...
+    @property
+    def legal(self) -> Sequence[Action]: ...
+    @property
+    def my_turn(self) -> bool: ...
+
+
+def next_seat(view: Seen, seat: int, direction: int | None = None) -> int:
     """The seat after ``seat`` in the direction of play, among seats still in the hand."""
     step = view.direction if direction is None else direction
     s = seat
@@ -39,6 +77,6 @@ def next_seat(view: View, seat: int, direction: int | None = None) -> int:
     return seat
 
 
-def is_partner(view: View, seat: int, other: int) -> bool:
+def is_partner(view: Seen, seat: int, other: int) -> bool:
     """Whether ``other`` plays on ``seat``'s side (teams: seats 0+2 and 1+3, 004 "coppia")."""
     return seat == other or (view.rules.teams and seat % 2 == other % 2)

@@ -35,9 +35,8 @@ from mazziere.uno import (
     Pass,
     Phase,
     Play,
-    View,
 )
-from mazziere.uno.bots.base import is_partner, next_seat
+from mazziere.uno.bots.base import Seen, is_partner, next_seat
 from mazziere.uno.matching import wild4_legal, without_one
 
 THREAT_CARDS = 2
@@ -48,6 +47,7 @@ GUILTY_HAND_COLOR = 7
 GUILTY_HAND_ANY = 4
 """The same threshold under the stricter ``any_playable`` rule (003)."""
 _ATTACK = (Kind.SKIP, Kind.DRAW2, Kind.WILD4)
+_ACCEPT, _CALLUNO, _CHALLENGE, _DRAW, _PASS = Accept(), CallUno(), Challenge(), Draw(), Pass()
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,7 @@ class GreedyBot:
 
     name: str = "greedy"
 
-    def act(self, view: View, rng: random.Random) -> Action | None:
+    def act(self, view: Seen, rng: random.Random) -> Action | None:
         """The heuristic choice; out of turn: UNO call, catch, jump-in, else ``None``."""
         legal = view.legal
         if not legal or view.seat is None:
@@ -70,45 +70,45 @@ class GreedyBot:
         if not view.my_turn:
             if plays:  # jump in whenever possible
                 return _best_play(view, plays)
-            if Challenge() in legal and _likely_guilty(view):
-                return Challenge()
+            if _CHALLENGE in legal and _likely_guilty(view):
+                return _CHALLENGE
             return None
         choice = self._on_turn(view, plays)
         if (
             isinstance(choice, Play)
             and len(view.hand) - len(choice.cards) == 1
-            and CallUno() in legal
+            and _CALLUNO in legal
         ):
-            return CallUno()
+            return _CALLUNO
         return choice
 
-    def _on_turn(self, view: View, plays: list[Play]) -> Action:
+    def _on_turn(self, view: Seen, plays: list[Play]) -> Action:
         legal = view.legal
         if view.phase is Phase.PENDING:
             if plays:  # stack whenever possible
                 return _best_play(view, plays)
-            if Challenge() in legal and _should_challenge(view):
-                return Challenge()
-            return Accept()
+            if _CHALLENGE in legal and _should_challenge(view):
+                return _CHALLENGE
+            return _ACCEPT
         if view.phase is Phase.DRAWN:
             best = _best_play(view, plays) if plays else None
             keep = best is not None and best.card.is_wild and not _under_threat(view)
-            if best is not None and not (keep and Pass() in legal):
+            if best is not None and not (keep and _PASS in legal):
                 return best
-            return Pass() if Pass() in legal else legal[0]
+            return _PASS if _PASS in legal else legal[0]
         if plays:
             return _best_play(view, plays)
-        if Draw() in legal:
-            return Draw()
+        if _DRAW in legal:
+            return _DRAW
         rest = [a for a in legal if not isinstance(a, (CallUno, Catch, Challenge))]
         return (rest or list(legal))[0]
 
 
-def _call_or_catch(view: View) -> Action | None:
+def _call_or_catch(view: Seen) -> Action | None:
     """Say UNO holding one card; catch any opponent who forgot (never one's partner)."""
     assert view.seat is not None
-    if CallUno() in view.legal and len(view.hand) == 1:
-        return CallUno()
+    if len(view.hand) == 1 and _CALLUNO in view.legal:
+        return _CALLUNO
     for a in view.legal:
         if isinstance(a, Catch) and not is_partner(view, view.seat, a.target):
             return a
@@ -127,18 +127,18 @@ def best_color(hand: Sequence[Card]) -> Color:
     return Color(max(range(4), key=lambda i: (count[i], points[i], -i)))
 
 
-def _opponent_threat(view: View, seat: int) -> bool:
+def _opponent_threat(view: Seen, seat: int) -> bool:
     assert view.seat is not None
     return not is_partner(view, view.seat, seat) and view.hand_counts[seat] <= THREAT_CARDS
 
 
-def _under_threat(view: View) -> bool:
+def _under_threat(view: Seen) -> bool:
     """Whether the next player (an opponent) is close to going out."""
     assert view.seat is not None
     return _opponent_threat(view, next_seat(view, view.seat))
 
 
-def _best_play(view: View, plays: Sequence[Play]) -> Play:
+def _best_play(view: Seen, plays: Sequence[Play]) -> Play:
     """The play greedy likes most (first of the best, in the engine's stable order)."""
     return max(plays, key=_Scorer(view).score)
 
@@ -148,7 +148,7 @@ class _Scorer:
 
     __slots__ = ("counts", "honest_w4", "points", "threat", "two", "view")
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: Seen) -> None:
         self.view = view
         self.threat = _under_threat(view)
         self.two = sum(view.in_hand) == 2
@@ -192,7 +192,7 @@ class _Scorer:
         return score
 
 
-def _target_score(view: View, play: Play, left: int) -> float:
+def _target_score(view: Seen, play: Play, left: int) -> float:
     """7 swap: take the smallest hand (a loss if it is bigger than ours); 0 gives four: hit the
     opponent with fewest cards (never a partner)."""
     assert view.seat is not None and play.target is not None
@@ -204,7 +204,7 @@ def _target_score(view: View, play: Play, left: int) -> float:
     return 20.0 - theirs
 
 
-def _w4_honest(view: View) -> bool:
+def _w4_honest(view: Seen) -> bool:
     """Whether playing one +4 from this hand would be legal (``wild4_rule``)."""
     if view.color is None:
         return True
@@ -212,16 +212,16 @@ def _w4_honest(view: View) -> bool:
     return wild4_legal(rest, view.top, int(view.color), view.rules)
 
 
-def _offender(view: View) -> int:
+def _offender(view: Seen) -> int:
     """The seat that played the +4: the one before the victim in the direction of play."""
     return next_seat(view, view.current, -view.direction)
 
 
-def _bluff_possible(view: View) -> bool:
+def _bluff_possible(view: Seen) -> bool:
     return view.rules.wild4_bluff and view.rules.wild4_rule != "none"
 
 
-def _likely_guilty(view: View) -> bool:
+def _likely_guilty(view: Seen) -> bool:
     """A big hand left after the +4 probably held a card it should have played instead."""
     if not view.challengeable or not _bluff_possible(view):
         return False
@@ -229,7 +229,7 @@ def _likely_guilty(view: View) -> bool:
     return view.hand_counts[_offender(view)] >= limit
 
 
-def _should_challenge(view: View) -> bool:
+def _should_challenge(view: Seen) -> bool:
     """The victim challenges when guilt is likely, or when the offender is about to go out."""
     if not view.challengeable or not _bluff_possible(view):
         return False

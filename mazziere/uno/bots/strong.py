@@ -2,25 +2,41 @@
 "UNO strong").
 
 On its own turn, when it has a real choice, it builds games as its view allows them to be
-(:func:`determinize`): its own hand, the public counts, the top card and colour, the pending
-draw, the scores; every card it cannot see (the other hands, the draw pile, the discards under
-the top card) is shuffled from the cards it does not hold and dealt back in the public counts.
-The search tree is one ply deep: its children are the bot's candidate actions. Each
-determinization is played out once after every candidate, with the same random stream for all
-of them (common random numbers: the candidates are compared on the same cards, which removes
-most of the noise), by :class:`~mazziere.uno.bots.greedy.GreedyBot` in every seat, for at most
-``depth`` actions; a finished hand scores 1 if the bot's side went out, else 0, and an
-unfinished one scores by the cards held (:func:`score`). The best candidate is then
-replayed against greedy's own choice on fresh determinizations and played only if it wins by
-``margin`` standard errors: the search corrects greedy where the rollouts agree, and keeps it
-where they cannot tell.
+(:func:`determinize` once, checked; then :class:`Deals` deals copies of it again): its own hand,
+the public counts, the top card and colour, the pending draw, the scores; every card it cannot
+see (the other hands, the draw pile, the discards under the top card) is shuffled from the
+cards it does not hold and dealt back in the public counts.
+
+*What the table showed* (:func:`voids`). The view has no history, so the bot keeps its own: the
+card it last played, the colour it left and the counts it saw (its memory, per seat; nothing
+but its own views and choices). When that card is still on top in that colour at its next turn
+and every other seat in the hand holds exactly one card more, each of them drew instead of
+playing. The bot assumes a player who can play does (greedy always does; a person who draws
+on purpose, where ``voluntary_draw`` allows it, breaks the assumption): such a seat held no
+card it could play on that top, a wild included, and is dealt none in all but one of its cards
+(the card it drew may be anything: greedy keeps a drawn wild). The inference is used for the
+rest of that turn (its play, a drawn card, a wild's colour).
+
+*The search* is one ply deep: its children are the bot's candidate actions. Each
+determinization is played out after every candidate with the same random stream for all of
+them (common random numbers: the candidates are compared on the same cards), by
+:class:`~mazziere.uno.bots.greedy.GreedyBot` in every seat (through :class:`SeatWindow`, a
+light window on the game: the same policy code as the bot, no view built per step), to the end
+of the hand (:data:`MAX_STEPS` at most). A hand is worth what the match counts
+(:func:`hand_value`): +1 for going out, -1 for another side going out, and with points to a
+target a hundredth per point won or given away. Half the budget plays every candidate; the best
+is then replayed against greedy's own choice on fresh determinizations and played only if it
+wins there by ``margin`` standard errors (picking and testing on the same deals would favour
+noise; rollouts that end in +-1 are too noisy to pick freely among many candidates at this
+budget): the search corrects greedy where the rollouts agree, and keeps it where they cannot
+tell.
 
 Calls of UNO, catches and every out-of-turn choice are greedy's (they have one right answer
 or are taken in no time). The bot never reads another seat's cards or the deck: everything
-it uses comes from the :class:`~mazziere.uno.View` (tests/uno/test_strong.py swaps the hidden
-cards and gets the same decision). The budget is a number of determinizations (the rules
-packages do not read clocks); the default keeps a decision within 100 ms on the reference
-machine (docs/bots.md).
+it uses comes from its :class:`~mazziere.uno.View` and its own earlier ones
+(tests/uno/test_strong.py swaps the hidden cards and gets the same decision). The budget is a
+number of rollouts (the rules packages do not read clocks); the default keeps a decision
+within 100 ms on average on the reference machine (docs/bots.md; benchmarks/bench_uno_strong.py).
 """
 
 from __future__ import annotations
@@ -28,24 +44,27 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from mazziere.cards.uno import FULL_DECK, Card
+from mazziere.cards.uno import FULL_DECK, Card, Color, card
 from mazziere.errors import MazziereError
-from mazziere.uno import Action, CallUno, Catch, Phase, Play, View
+from mazziere.rng import SplitMixRng
+from mazziere.uno import Action, CallUno, Catch, ChooseColor, Phase, Play, View
 from mazziere.uno import events as E
 from mazziere.uno.bots.greedy import GreedyBot, _call_or_catch
-from mazziere.uno.engine import all_legal_actions, view
 from mazziere.uno.game import Game
+from mazziere.uno.matching import matches
 from mazziere.uno.position import parse_position
 
-DETERMINIZATIONS = 8
-"""Games sampled per decision by default; each is played out after every candidate."""
-DEPTH = 30
-"""Actions a rollout plays before the hand is scored by the cards held."""
+ROLLOUTS = 64
+"""Rollouts per decision by default, shared out among the candidates (sequential halving)."""
+MAX_STEPS = 400
+"""Actions a rollout plays at most before the hand is scored by the cards held."""
 MARGIN = 1.5
 """Standard errors by which the best candidate must beat greedy's on fresh games to be
 played."""
+POINT_WEIGHT = 0.01
+"""A point's worth against a hand won or lost (:func:`hand_value`)."""
 _GREEDY = GreedyBot()
 _REVERSE_RANK = 10
 
@@ -123,35 +142,108 @@ def determinize(v: View, rng: random.Random) -> Game:
     return parse_position("uno " + " ".join(f"{k}={x}" for k, x in fields.items()), rules)
 
 
+class SeatWindow:
+    """What ``seat`` sees of a game being played out, read from the game's own fields when
+    asked: a :class:`~mazziere.uno.bots.base.Seen`, as a :class:`View` is, without building
+    a view each step. Only the rollouts use it, on determinized games (never the real one)."""
+
+    __slots__ = ("g", "players", "rules", "seat")
+
+    def __init__(self, g: Game, seat: int) -> None:
+        self.g, self.seat, self.rules, self.players = g, seat, g.rules, g.players
+
+    @property
+    def phase(self) -> Phase:
+        return self.g.phase
+
+    @property
+    def current(self) -> int:
+        return self.g.current
+
+    @property
+    def direction(self) -> int:
+        return self.g.direction
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        return self.g.hands[self.seat]
+
+    @property
+    def hand_counts(self) -> list[int]:
+        return [len(h) for h in self.g.hands]
+
+    @property
+    def top(self) -> Card:
+        return self.g.discard[-1]
+
+    @property
+    def color(self) -> Color | None:
+        return self.g.color
+
+    @property
+    def challengeable(self) -> bool:
+        return self.g.w4_by is not None
+
+    @property
+    def in_hand(self) -> tuple[bool, ...]:
+        return self.g.in_hand
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        return self.g.legal_actions(self.seat)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat == self.g.current and self.g.phase is not Phase.OVER
+
+
 def _next_action(g: Game, rng: random.Random) -> tuple[int, Action]:
     """Greedy in every seat, out-of-turn offers first (as :mod:`mazziere.sim.uno_sim`)."""
     current = g.current
-    asked: set[int] = set()
-    for seat, _ in all_legal_actions(g):
-        if seat != current and seat not in asked:
-            asked.add(seat)
-            a = _GREEDY.act(view(g, seat), rng)
+    n = g.players
+    for k in range(1, n):
+        seat = (current + k) % n
+        if g.legal_actions(seat):
+            a = _GREEDY.act(SeatWindow(g, seat), rng)
             if a is not None:
                 return seat, a
-    a = _GREEDY.act(view(g, current), rng)
+    a = _GREEDY.act(SeatWindow(g, current), rng)
     assert a is not None
     return current, a
 
 
+def hand_value(g: Game, seat: int, e: E.HandEnded) -> float:
+    """A finished hand's worth for ``seat``'s side, as the match counts it: 1 for going out,
+    -1 for another side going out, 0 for nobody; where points decide the match, plus the
+    points won (every other side's cards) or minus those given away (its own side's), a
+    hundredth each (:data:`POINT_WEIGHT`)."""
+    if e.winner is None:
+        return 0.0
+    rules = g.rules
+    mine = sum(p for s, p in enumerate(e.points) if _same_side(g, seat, s))
+    if _same_side(g, seat, e.winner):
+        if rules.match == "single_hand" or rules.scoring != "winner":
+            return 1.0
+        return 1.0 + POINT_WEIGHT * (sum(e.points) - mine)
+    if rules.match == "single_hand":
+        return -1.0
+    return -1.0 - POINT_WEIGHT * mine
+
+
 def score(g: Game, seat: int) -> float:
-    """An unfinished hand's worth for ``seat``'s side: one half, plus a tenth per card fewer
-    than the best opponent holds (0 to 1)."""
+    """An unfinished hand's worth for ``seat``'s side (a rollout cut at :data:`MAX_STEPS`):
+    a fifth per card fewer than the best opponent holds, within -1 to 1."""
     mine = min(len(g.hands[s]) for s in range(g.players) if _same_side(g, seat, s))
     theirs = min(
         (len(g.hands[s]) for s in range(g.players) if g.in_hand[s] and not _same_side(g, seat, s)),
         default=mine,
     )
-    return max(0.0, min(1.0, 0.5 + 0.1 * (theirs - mine)))
+    return max(-1.0, min(1.0, 0.2 * (theirs - mine)))
 
 
-def rollout(g: Game, seat: int, first: Action, rng: random.Random, depth: int = DEPTH) -> float:
-    """Play ``first`` for ``seat``, then greedy everywhere for at most ``depth`` actions: 1.0
-    if ``seat``'s side went out first, 0.0 if another did, else :func:`score`."""
+def rollout(g: Game, seat: int, first: Action, rng: random.Random, depth: int = MAX_STEPS) -> float:
+    """Play ``first`` for ``seat``, then greedy everywhere to the end of the hand:
+    :func:`hand_value` (a hand still going after ``depth`` actions: :func:`score`)."""
     hand_no = g.hand_no
     if (
         isinstance(first, Play)
@@ -164,7 +256,7 @@ def rollout(g: Game, seat: int, first: Action, rng: random.Random, depth: int = 
     while True:
         for e in events:
             if isinstance(e, E.HandEnded):
-                return 1.0 if e.winner is not None and _same_side(g, seat, e.winner) else 0.0
+                return hand_value(g, seat, e)
         if g.result is not None or g.hand_no != hand_no:
             return 0.0
         if steps >= depth:
@@ -178,14 +270,105 @@ def _same_side(g: Game, seat: int, other: int) -> bool:
     return seat == other or (g.rules.teams and seat % 2 == other % 2)
 
 
+class Deals:
+    """Determinizations of one view, fast: the first is :func:`determinize`'s (the view
+    rebuilt as a checked position), the next ones are copies of it with the hidden cards
+    shuffled again and a fresh random source (the same counts, so the same position)."""
+
+    __slots__ = ("hidden", "seats", "template", "under", "voids")
+
+    def __init__(
+        self, v: View, rng: random.Random, voids: dict[int, frozenset[Card]] | None = None
+    ) -> None:
+        self.voids = voids or {}
+        self.template = determinize(v, rng)
+        g = self.template
+        self.seats = [s for s in range(g.players) if s != v.seat]
+        self.under = len(g.discard) - 1
+        self.hidden: list[Card] = [c for s in self.seats for c in g.hands[s]]
+        self.hidden += g.discard[:-1] + g.draw_pile
+
+    def deal(self, rng: random.Random) -> Game:
+        g = self.template.copy()
+        cards = list(self.hidden)
+        rng.shuffle(cards)
+        hands = g.hands
+        dealt: set[int] = set()
+        for s, bad in self.voids.items():  # all but one card from outside ``bad``
+            n = len(hands[s])
+            kept: list[Card] = []
+            rest: list[Card] = []
+            for c in cards:
+                (kept if len(kept) < n - 1 and c not in bad else rest).append(c)
+            if len(kept) == n - 1 and rest:  # else too few such cards: dealt freely
+                kept.append(rest.pop(rng.randrange(len(rest))))
+                hands[s] = tuple(kept)
+                cards = rest
+                dealt.add(s)
+        at = 0
+        for s in self.seats:
+            if s not in dealt:
+                n = len(hands[s])
+                hands[s] = tuple(cards[at : at + n])
+                at += n
+        g.discard = cards[at : at + self.under] + g.discard[-1:]
+        g.draw_pile = cards[at + self.under :]
+        g.rng = SplitMixRng(rng.getrandbits(64))
+        g._legal_seat = -1
+        return g
+
+
+@dataclass(slots=True)
+class _Played:
+    """What the bot's own last play left on the table (its memory, per seat)."""
+
+    key: tuple[int, int]
+    """The (hand, total turns) of the view it was decided from."""
+    top: Card
+    color: Color | None
+    """The colour it left: a wild's is filled in by the colour choice that follows."""
+    counts: tuple[int, ...]
+    turns: int
+    plan: Action | None = None
+    """The play decided when the bot said UNO first: played next, without a new search."""
+
+
+def voids(v: View, last: _Played | None) -> dict[int, frozenset[Card]]:
+    """Public inference: which cards each other seat cannot hold (module docstring). When the
+    bot's last play (a number or a wild) is still on top in the same colour, and every other
+    seat in the hand holds exactly one card more, each of them drew instead of playing:
+    assumed to have held no card it could play on that top, it is dealt no such card in all
+    but one of its cards (the one drawn, which it may have kept)."""
+    assert v.seat is not None
+    if (
+        last is None
+        or last.key[0] != v.hand_no
+        or v.phase not in (Phase.PLAY, Phase.DRAWN)
+        or v.top != last.top
+        or v.color != last.color
+        or v.turns != last.turns + sum(v.in_hand)
+    ):
+        return {}
+    others = [s for s in range(v.players) if s != v.seat and v.in_hand[s]]
+    if not others or any(v.hand_counts[s] != last.counts[s] + 1 for s in others):
+        return {}
+    bad = frozenset(card(f) for f in range(54) if matches(f, v.top, v.color, v.rules))
+    return dict.fromkeys(others, bad)
+
+
 @dataclass(frozen=True, slots=True)
 class StrongBot:
     """Determinized search over its own choices with greedy rollouts (module docstring)."""
 
     name: str = "strong"
-    determinizations: int = DETERMINIZATIONS
-    depth: int = DEPTH
+    rollouts: int = ROLLOUTS
     margin: float = MARGIN
+    memory: dict[int, list[_Played]] = field(default_factory=dict, compare=False, repr=False)
+    """Per seat: its last two plays (the latest last), from its own views and choices."""
+    turns: dict[int, tuple[tuple[int, int], dict[int, frozenset[Card]]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Per seat: the turn (hand, total turns) it last searched in, and what it inferred."""
 
     def act(self, view: View, rng: random.Random) -> Action | None:
         legal = view.legal
@@ -196,41 +379,98 @@ class StrongBot:
         due = _call_or_catch(view)
         if due is not None:
             return due
+        key = (view.hand_no, view.total_turns)
+        mine = self.memory.setdefault(view.seat, [])
+        here = mine[-1] if mine and mine[-1].key == key else None
+        if here is not None and here.plan in legal:
+            return here.plan  # the play chosen when UNO was said first
         greedy = _GREEDY.act(view, rng)
+        if greedy is None:
+            return None
         choices = [a for a in legal if not isinstance(a, (CallUno, Catch))]
-        if len(choices) <= 1 or self.determinizations <= 0 or greedy not in choices:
-            return greedy
-        best = self.search(view, choices, choices.index(greedy), rng)
+        if len(choices) <= 1 or self.rollouts <= 0 or greedy not in choices:
+            best = greedy
+        else:
+            best = self.search(view, choices, choices.index(greedy), rng, self._known(view, key))
+        self._remember(view, key, best)
         if isinstance(best, Play) and len(view.hand) - len(best.cards) == 1 and CallUno() in legal:
+            mine[-1].plan = best
             return CallUno()  # announce before playing down to one card, as greedy does
         return best
 
-    def search(self, view: View, choices: list[Action], default: int, rng: random.Random) -> Action:
-        """Every candidate played out on the same determinizations (module docstring);
-        ``default`` is greedy's candidate. The best of them is then checked against greedy's
-        on as many fresh determinizations, and played only if it wins there by ``margin``
-        standard errors (selecting and testing on the same games would favour noise)."""
+    def _known(self, view: View, key: tuple[int, int]) -> dict[int, frozenset[Card]]:
+        """:func:`voids` at this turn, worked out at its first decision (the bot's last play
+        before it is then still the latest) and kept for the turn's later ones."""
+        assert view.seat is not None
+        turn = self.turns.get(view.seat)
+        if turn is None or turn[0] != key:
+            mine = [p for p in self.memory.get(view.seat, []) if p.key != key]
+            turn = (key, voids(view, mine[-1] if mine else None))
+            self.turns[view.seat] = turn
+        return turn[1]
+
+    def _remember(self, view: View, key: tuple[int, int], action: Action) -> None:
+        """Note what the bot's play leaves on top (for :func:`voids` at its next turn)."""
+        assert view.seat is not None
+        mine = self.memory[view.seat]
+        if isinstance(action, ChooseColor):
+            if mine and mine[-1].key == key:
+                mine[-1].color = action.color
+            return
+        if not isinstance(action, Play):
+            return
+        c = action.cards[-1]
+        color = action.color if action.color is not None else c.color
+        played = _Played(key, c, color, view.hand_counts, view.turns)
+        if mine and mine[-1].key == key:
+            mine[-1] = played
+        else:
+            mine.append(played)
+            del mine[:-2]
+
+    def search(
+        self,
+        view: View,
+        choices: list[Action],
+        default: int,
+        rng: random.Random,
+        known: dict[int, frozenset[Card]] | None = None,
+    ) -> Action:
+        """Greedy's choice ``default``, unless another candidate beats it (module docstring):
+        every candidate is played out on the same determinizations, the best is then played
+        against ``default`` on fresh ones (selecting and testing on the same games would
+        favour noise) and chosen only if it wins there by ``margin`` standard errors."""
         assert view.seat is not None
         seat = view.seat
+        k = len(choices)
+        budget = self.rollouts
+        if budget < k + 4:
+            return choices[default]
         try:
-            totals = [0.0] * len(choices)
-            for _ in range(self.determinizations):
-                g = determinize(view, rng)
-                stream = rng.getrandbits(64)
-                for i, action in enumerate(choices):
-                    totals[i] += rollout(g.copy(), seat, action, random.Random(stream), self.depth)
-            best = max(range(len(choices)), key=lambda k: (totals[k], k == default))
-            if best == default:
-                return choices[default]
-            diffs = []
-            for _ in range(self.determinizations):
-                g = determinize(view, rng)
-                stream = rng.getrandbits(64)
-                mine = rollout(g.copy(), seat, choices[best], random.Random(stream), self.depth)
-                theirs = rollout(g, seat, choices[default], random.Random(stream), self.depth)
-                diffs.append(mine - theirs)
+            deals = Deals(view, rng, known)
         except MazziereError:
             return choices[default]  # a position the view cannot rebuild: greedy's
+
+        def value(i: int, g: Game, stream: int) -> float:
+            return rollout(g.copy(), seat, choices[i], random.Random(stream))
+
+        if k == 2:
+            best = 1 - default
+        else:
+            first = budget // (2 * k)
+            totals = [0.0] * k
+            for _ in range(first):
+                g, stream = deals.deal(rng), rng.getrandbits(64)
+                for i in range(k):
+                    totals[i] += value(i, g, stream)
+            best = max(range(k), key=lambda i: (totals[i], i == default))
+            if best == default:
+                return choices[default]
+            budget -= first * k
+        diffs = []
+        for _ in range(budget // 2):
+            g, stream = deals.deal(rng), rng.getrandbits(64)
+            diffs.append(value(best, g, stream) - value(default, g, stream))
         n = len(diffs)
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
