@@ -42,8 +42,8 @@ import numpy as np
 
 from mazziere.errors import IllegalAction, OptionError
 from mazziere.rl import uno_encoding as U
-from mazziere.rl.base import MaskedAECEnv, ObsDict
-from mazziere.uno import Action, Game, Rules, find_preset, view
+from mazziere.rl.base import _NOT_LEGAL, MaskedAECEnv, ObsDict
+from mazziere.uno import Game, Rules, find_preset, view
 from mazziere.uno import vector as V
 
 REWARDS = ("hand", "match")
@@ -59,6 +59,7 @@ class UnoEnv(MaskedAECEnv):
         "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
     }
+    agent_selection: str
 
     def __init__(
         self,
@@ -99,28 +100,74 @@ class UnoEnv(MaskedAECEnv):
         g = self.game
         if g is None:
             g = self._require_game()  # raises
-        obs = np.zeros(U.OBS_SIZE, dtype=np.float32)
-        V.observe_into(obs.data, g, self._seat[agent], self._history)
-        mask = np.zeros(self.action_count, dtype=np.int8)
-        if agent == self.agent_selection and not self._done:  # as MaskedAECEnv._mask
-            V.mask_into(mask.data, self._legal)
+        obs = np.zeros(U.OBS_SIZE, np.float32)
+        mask = np.zeros(self.action_count, np.int8)
+        # the mask is set for the agent to act only, as MaskedAECEnv._mask
+        legal = self._legal if agent == self.agent_selection and not self._done else None
+        V.observe_both(obs.data, mask.data, g, self._seat[agent], self._history, legal)
         return {"observation": obs, "action_mask": mask}
 
-    def _apply(self, agent: str, chosen: Action | None) -> None:
-        seat = self._seat[agent]
-        if chosen is None:  # wait: decline the offer
-            self._declined.add(seat)
+    def last(
+        self, observe: bool = True
+    ) -> tuple[ObsDict | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``, with :meth:`observe` inlined (one call fewer per step)."""
+        agent = self.agent_selection
+        obs: ObsDict | None = None
+        if observe:
+            g = self.game
+            if g is None:
+                g = self._require_game()  # raises
+            o = np.zeros(U.OBS_SIZE, np.float32)
+            mask = np.zeros(self.action_count, np.int8)
+            legal = None if self._done else self._legal
+            V.observe_both(o.data, mask.data, g, self._seat[agent], self._history, legal)
+            obs = {"observation": o, "action_mask": mask}
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def step(self, action: int | None) -> None:
+        """MaskedAECEnv's step, its ``_apply`` and ``_select`` in one compiled call
+        (:func:`V.advance`) while the episode runs; the rest (dead steps, an illegal index,
+        the episode's end) as there."""
+        if self._done:
+            super().step(action)
             return
+        chosen = self._legal.get(-1 if action is None else int(action), _NOT_LEGAL)
+        if chosen is _NOT_LEGAL:
+            super().step(action)  # raises IllegalAction
+            return
+        agent = self.agent_selection
+        self._cumulative_rewards[agent] = 0.0
         g = self.game
-        if g is None:
-            g = self._require_game()  # raises
-        ended = V.record(g.push(chosen, seat), self._history)
-        if self._declined:
-            self._declined.clear()
+        assert g is not None  # an episode runs
+        self._steps += 1
+        ended, seat, legal = V.advance(
+            g,
+            self._seat[agent],
+            chosen,
+            self._history,
+            self._declined,
+            self.offers_out_of_turn,
+            self.reward_mode == "hand",
+            self._steps < self.max_steps,
+        )
+        if seat >= 0:
+            self._legal = legal
+            self.agent_selection = self.possible_agents[seat]
+            return
         if self.reward_mode == "hand" and ended != -2:
             self._end(None if ended == -1 else self._side_of(ended))
         elif g.result is not None:
             self._end(g.result.winner)
+        else:  # the step limit
+            self.truncations = dict.fromkeys(self.agents, True)
+            self._done = True
+        self._accumulate_rewards()
 
     def render(self) -> str | None:
         g = self.game

@@ -88,8 +88,14 @@ def observe_into(out: memoryview, g: Game, me: int, history: list[tuple[int, int
     n = g.players
     hands: list[Any] = g.hands  # tuples; a test or tool may set lists
     f: int
+    seen = 0  # the faces written so far, as bits: a repeated face adds, a new one is set
     for f in hands[me]:
-        o[f] = o[f] + one
+        bit = 1 << f
+        if seen & bit:
+            o[f] = o[f] + one
+        else:
+            o[f] = one
+            seen |= bit
     f = g.discard[-1]
     o[O_TOP + f] = one
     color = g.color
@@ -264,3 +270,51 @@ def mask_into(out: memoryview, indices: Iterable[int]) -> None:
     o: Any = out
     for i in indices:
         o[i] = 1
+
+
+def observe_both(
+    obs: memoryview,
+    mask: memoryview,
+    g: Game,
+    me: int,
+    history: list[tuple[int, int, int]],
+    legal: dict[int, A.Action | None] | None,
+) -> None:
+    """:func:`observe_into` ``obs`` and :func:`mask_into` ``mask`` (zeroed) with ``legal``'s
+    indices, or none when ``legal`` is ``None`` (``me`` is not to act): one call per step."""
+    observe_into(obs, g, me, history)
+    if legal is not None:
+        o: Any = mask
+        for i in legal:
+            o[i] = 1
+
+
+def advance(
+    g: Game,
+    seat: int,
+    chosen: A.Action | None,
+    history: list[tuple[int, int, int]],
+    declined: set[int],
+    out_of_turn: bool,
+    hand_episode: bool,
+    more: bool,
+) -> tuple[int, int, dict[int, A.Action | None]]:
+    """One agent step of :mod:`mazziere.rl.uno_env` after its checks: ``seat`` takes
+    ``chosen`` (``None``: waits, added to ``declined``; else pushed, its public plays
+    :func:`record`-ed and ``declined`` cleared), then, unless the episode is over (a hand
+    ended when ``hand_episode``, the match ended) or ``more`` is false (the step limit),
+    :func:`select` the next. Returns (:func:`record`'s ``ended``, the next seat or -1 when
+    none was selected, its legal actions by index)."""
+    ended = -2
+    if chosen is None:
+        declined.add(seat)
+    else:
+        ended = record(g.push(chosen, seat), history)
+        if declined:
+            declined.clear()
+        if (hand_episode and ended != -2) or g.result is not None:
+            return ended, -1, {}
+    if not more:
+        return ended, -1, {}
+    nxt, legal = select(g, declined, out_of_turn)
+    return ended, nxt, legal
