@@ -656,7 +656,8 @@ async def scrape_metrics(base: str) -> dict[str, float]:
             text = (await http.get("/metrics")).text
         for line in text.splitlines():
             m = re.match(
-                r"((?:mazziere_decision_latency_seconds|mazziere_gc_pause_seconds)_"
+                r"((?:mazziere_decision_latency_seconds|mazziere_gc_pause_seconds"
+                r"|mazziere_commit_batch_seconds|mazziere_commit_batch_writes)_"
                 r"(?:bucket|count|sum))(\{.*\})? (\S+)",
                 line,
             )
@@ -715,6 +716,31 @@ def gc_pauses(before: dict[str, float], after: dict[str, float]) -> dict[str, An
             "longest_le_ms": None if longest is None else 1000 * longest,
         }
     return out
+
+
+def group_commits(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
+    """The server's group commits over the window (one process): how many, the writes each
+    carried on average, their mean wall time and the bucket bound of their 99th percentile."""
+
+    def delta(key: str) -> float:
+        return after.get(key, 0.0) - before.get(key, 0.0)
+
+    n = delta("mazziere_commit_batch_seconds_count")
+    if not n:
+        return {"n": 0}
+    buckets = sorted(
+        (float(m.group(1)), delta(k))
+        for k in after
+        for m in [re.match(r'mazziere_commit_batch_seconds_bucket\{le="([^"]+)"\}', k)]
+        if m
+    )
+    p99 = next((le for le, c in buckets if c >= 0.99 * n), None)
+    return {
+        "n": int(n),
+        "writes_mean": delta("mazziere_commit_batch_writes_sum") / n,
+        "mean_ms": 1000 * delta("mazziere_commit_batch_seconds_sum") / n,
+        "p99_le_ms": None if p99 is None else 1000 * p99,
+    }
 
 
 async def loop_lag_monitor(stats: Stats, period: float = 0.1) -> None:
@@ -834,6 +860,7 @@ async def bench(cfg: Config) -> dict[str, Any]:
             server_cpu_pct=None if cpu0 is None or cpu1 is None else 100 * (cpu1 - cpu0) / measured,
             server_side=server_side_latency(metrics_before, metrics_after),
             server_gc=gc_pauses(metrics_before, metrics_after),
+            server_commits=group_commits(metrics_before, metrics_after),
         )
     finally:
         if server is not None:
@@ -910,6 +937,13 @@ def print_report(cfg: Config, r: dict[str, Any]) -> int:
                 for gen, g in sorted(gcs.items())
                 if g["n"]
             )
+        )
+    gcm = r.get("server_commits") or {}
+    if gcm.get("n"):
+        print(
+            f"server group commits (one process): n={gcm['n']} "
+            f"writes a commit={gcm['writes_mean']:.1f} mean={gcm['mean_ms']:.1f} ms "
+            f"p99 {bucket(gcm['p99_le_ms'])}"
         )
     errors = int(sum(r["errors"].values()) + r["unanswered"])
     failures = int(sum(r["connection_failures"].values()))

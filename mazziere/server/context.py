@@ -29,7 +29,7 @@ class Server:
         self.db = Database(settings.url())
         self.clock: Clock = clock or RealClock()
         self.metrics = Metrics()
-        self.db.on_batch = self.metrics.commit_batch.observe
+        self.db.on_batch = self.metrics.observe_batch
         self.hub = Hub(self)
         self.tables: dict[int, TableActor] = {}
         self.cluster: Cluster | None = None

@@ -1,6 +1,7 @@
 """Prometheus metrics (platform.md "Operator tools"): players connected, tables open,
 decisions per second (a counter; Prometheus takes its rate), decision latency, errors by code,
-how many writes each group commit carried, and the garbage collector's pauses."""
+how many writes each group commit carried and how long it took, and the garbage collector's
+pauses."""
 
 from __future__ import annotations
 
@@ -39,6 +40,12 @@ class Metrics:
             buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
             registry=self.registry,
         )
+        self.commit_seconds = Histogram(
+            "mazziere_commit_batch_seconds",
+            "Wall time of one group commit, from its first statement to its commit",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=self.registry,
+        )
         self.gc_pause = Histogram(
             "mazziere_gc_pause_seconds",
             "Garbage collections by generation: the event loop stops while one runs",
@@ -63,6 +70,11 @@ class Metrics:
                 pauses[info["generation"]].observe(time.perf_counter() - started[0])
 
         gc.callbacks.append(callback)
+
+    def observe_batch(self, writes: int, seconds: float) -> None:
+        """One group commit: the writes it carried and its wall time (store/db.py)."""
+        self.commit_batch.observe(writes)
+        self.commit_seconds.observe(seconds)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

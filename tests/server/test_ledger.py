@@ -132,3 +132,74 @@ async def test_a_refused_transaction_moves_nothing_even_if_the_caller_goes_on(
         assert await ledger.balance(db, ledger.HOUSE) == 1
         rep = await ledger.check(db)
         assert rep.ok and rep.transactions == 3  # two sign-ups and "ok"
+
+
+async def test_two_postings_racing_for_one_wallet_never_overdraw_it(database: Database) -> None:
+    """Two transactions each take 80 of a wallet holding 100 at the same time: the second
+    waits for the first's row lock, then sees what is left and is refused; nothing is lost."""
+    import asyncio
+
+    async with database.session() as db, db.begin():
+        acc = await accounts.sign_up(db, "kim", "correct horse", 100)
+    first_posted = asyncio.Event()
+    release = asyncio.Event()
+
+    async def first() -> None:
+        async with database.session() as db, db.begin():
+            moves = [(ledger.wallet(acc.id), -80), (ledger.HOUSE, 80)]
+            assert await ledger.post(db, "a", "stake", "", moves)
+            first_posted.set()
+            await release.wait()
+
+    async def second() -> None:
+        await first_posted.wait()
+        async with database.session() as db, db.begin():
+            await ledger.post(
+                db, "b", "stake", "", [(ledger.wallet(acc.id), -80), (ledger.HOUSE, 80)]
+            )
+
+    one = asyncio.create_task(first())
+    two = asyncio.create_task(second())
+    await first_posted.wait()
+    await asyncio.sleep(0.3)  # the second is now waiting on the wallet's lock
+    release.set()
+    await one
+    with pytest.raises(ledger.InsufficientFunds) as refused:
+        await two
+    assert "holds 20 cents; 80 needed" in str(refused.value)
+    async with database.session() as db:
+        assert await ledger.balance(db, ledger.wallet(acc.id)) == 20
+        assert (await ledger.check(db)).ok
+
+
+async def test_a_posting_is_one_statement_on_postgresql(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL a posting is one round trip (ledger._POST_PG), a duplicate or a refusal
+    included; SQLite runs the portable statements."""
+    from mazziere.server.store import hot
+
+    async with database.session() as db, db.begin():
+        acc = await accounts.sign_up(db, "lea", "correct horse", 100)
+    calls: list[str] = []
+    real = hot.Hot.row
+
+    async def counted(self: hot.Hot, db: object, params: object) -> object:
+        calls.append(self.sql)
+        return await real(self, db, params)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hot.Hot, "row", counted)
+    moves = [(ledger.wallet(acc.id), -30), (ledger.HOUSE, 30)]
+    async with database.session() as db, db.begin():
+        assert await ledger.post(db, "s1", "stake", "", moves)
+        assert not await ledger.post(db, "s1", "stake", "", moves)
+        with pytest.raises(ledger.InsufficientFunds):
+            await ledger.post(
+                db, "s2", "stake", "", [(ledger.wallet(acc.id), -71), (ledger.HOUSE, 71)]
+            )
+    expected = 0 if database.is_sqlite else 3
+    assert len(calls) == expected
+    async with database.session() as db:
+        assert await ledger.balance(db, ledger.wallet(acc.id)) == 70
+        assert await ledger.balance(db, ledger.HOUSE) == 30
+        assert (await ledger.check(db)).ok

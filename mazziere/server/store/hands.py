@@ -7,12 +7,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, desc, insert, select, update
+from sqlalchemy import ARRAY, Boolean, Integer, Table, bindparam, desc, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.game import Step, commitment
 from mazziere.server.store.db import defer_insert
-from mazziere.server.store.hot import Hot
+from mazziere.server.store.hot import Hot, driver
 from mazziere.server.store.models import Hand, HandAction, HandPlayer
 
 _HANDS = cast(Table, Hand.__table__)
@@ -25,7 +25,7 @@ def _values(table: Table, *columns: str) -> dict[str, Any]:
     return {c: bindparam(c + "_", type_=table.c[c].type) for c in columns}
 
 
-_OPEN = Hot(
+_HAND_ROW = (
     insert(_HANDS)
     .values(
         **_values(
@@ -42,9 +42,33 @@ _OPEN = Hot(
     )
     .returning(_HANDS.c.id)
 )
+_OPEN = Hot(_HAND_ROW)
 _SEATS = Hot(
     insert(_PLAYERS).values(**_values(_PLAYERS, "hand_id", "seat", "account_id", "is_bot"))
 )
+
+
+def _open_pg() -> Hot:
+    """PostgreSQL's :func:`open_hand`: the hand and its seats in one statement (the seats from
+    three arrays), one round trip instead of two."""
+    hand = _HAND_ROW.cte("hand")
+    seats = (
+        func.unnest(
+            bindparam("seats", type_=ARRAY(Integer)),
+            bindparam("accounts", type_=ARRAY(Integer)),
+            bindparam("bots", type_=ARRAY(Boolean)),
+        )
+        .table_valued("seat", "account_id", "is_bot")
+        .render_derived()
+    )
+    players = insert(_PLAYERS).from_select(
+        ["hand_id", "seat", "account_id", "is_bot"],
+        select(hand.c.id, seats.c.seat, seats.c.account_id, seats.c.is_bot),
+    )
+    return Hot(None, select(hand.c.id).add_cte(players.cte("seated")))
+
+
+_OPEN_PG = _open_pg()
 STEPS = Hot(
     insert(_ACTIONS).values(
         **_values(_ACTIONS, "hand_id", "seq", "seat", "action", "actor", "events", "created_at")
@@ -71,20 +95,23 @@ async def open_hand(
     players: list[dict[str, Any]],
 ) -> int:
     """Insert a hand and its players; returns the hand's id (hot statements, :mod:`.hot`:
-    this runs for every hand and round)."""
-    hand_id = await _OPEN.scalar(
-        db,
-        {
-            "table_id_": table_id,
-            "game_": game,
-            "seed_": seed,
-            "commitment_": commitment(seed),
-            "setup_": setup,
-            "players_": players,
-            "status_": "playing",
-            "started_at_": datetime.now(UTC),
-        },
-    )
+    this runs for every hand and round; one statement on PostgreSQL)."""
+    row = {
+        "table_id_": table_id,
+        "game_": game,
+        "seed_": seed,
+        "commitment_": commitment(seed),
+        "setup_": setup,
+        "players_": players,
+        "status_": "playing",
+        "started_at_": datetime.now(UTC),
+    }
+    if await driver(db) is not None:
+        row["seats"] = list(range(len(players)))
+        row["accounts"] = [p.get("account") for p in players]
+        row["bots"] = [bool(p.get("bot")) for p in players]
+        return int(await _OPEN_PG.scalar(db, row))
+    hand_id = await _OPEN.scalar(db, row)
     assert hand_id is not None
     await _SEATS.executemany(
         db,
@@ -124,9 +151,11 @@ async def record_steps(db: AsyncSession, hand_id: int, first_seq: int, steps: li
 
 
 async def close_hand(db: AsyncSession, hand_id: int, result: dict[str, Any]) -> None:
-    await _CLOSE.execute(
-        db, {"hand": hand_id, "to": "done", "outcome": result, "at": datetime.now(UTC)}
-    )
+    """Mark the hand done with its result: in a group commit, with every other job's in one
+    executemany at its end."""
+    row = {"hand": hand_id, "to": "done", "outcome": result, "at": datetime.now(UTC)}
+    if not defer_insert(db, _CLOSE, [row]):
+        await _CLOSE.execute(db, row)
 
 
 async def actions_of(db: AsyncSession, hand_id: int) -> list[HandAction]:

@@ -107,6 +107,13 @@ class Hot:
             return await db.scalar(self._session_stmt(), dict(params))
         return await pg.fetchval(self.sql, *self.args(params))
 
+    async def row(self, db: Any, params: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The first row (the statement must return one)."""
+        pg = await driver(db)
+        if pg is None:
+            return tuple((await db.execute(self._session_stmt(), dict(params))).one())
+        return tuple(await pg.fetchrow(self.sql, *self.args(params)))
+
     async def column(self, db: Any, params: Mapping[str, Any]) -> list[Any]:
         """The first column of every row."""
         pg = await driver(db)

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.errors import MazziereError
-from mazziere.server.store.hot import Hot
+from mazziere.server.store.hot import Hot, driver
 from mazziere.server.store.models import (
     Account,
     Balance,
@@ -89,6 +89,66 @@ _ENTRY = Hot(
 _BALANCE = Hot(select(_BALANCES.c.balance).where(_BALANCES.c.book == bindparam("b")))
 
 
+_POST_PG = Hot(
+    None,
+    text(
+        """
+WITH seen AS (
+    SELECT 1 FROM ledger_txns WHERE idempotency_key = CAST(:key AS VARCHAR)
+), locked AS (
+    SELECT book, balance FROM balances
+    WHERE book = ANY(CAST(:debit_books AS VARCHAR[])) AND NOT EXISTS (SELECT 1 FROM seen)
+    ORDER BY book FOR UPDATE
+), short AS (
+    SELECT d.book, COALESCE(l.balance, 0) AS balance, d.delta
+    FROM unnest(CAST(:debit_books AS VARCHAR[]), CAST(:debit_deltas AS BIGINT[])) AS d(book, delta)
+    LEFT JOIN locked AS l ON l.book = d.book
+    WHERE COALESCE(l.balance, 0) + d.delta < 0
+), txn AS (
+    INSERT INTO ledger_txns (idempotency_key, kind, ref, created_at)
+    SELECT CAST(:key AS VARCHAR), CAST(:kind AS VARCHAR), CAST(:ref AS VARCHAR),
+           CAST(:at AS TIMESTAMP WITH TIME ZONE)
+    WHERE NOT EXISTS (SELECT 1 FROM seen) AND NOT EXISTS (SELECT 1 FROM short)
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING id
+), debited AS (
+    UPDATE balances AS b SET balance = b.balance + d.delta
+    FROM txn, unnest(CAST(:debit_books AS VARCHAR[]), CAST(:debit_deltas AS BIGINT[]))
+        AS d(book, delta)
+    WHERE b.book = d.book AND b.balance + d.delta >= 0
+    RETURNING b.book
+), credited AS (
+    INSERT INTO balances (book, balance)
+    SELECT c.book, c.delta
+    FROM txn, unnest(CAST(:credit_books AS VARCHAR[]), CAST(:credit_deltas AS BIGINT[]))
+        AS c(book, delta)
+    ON CONFLICT (book) DO UPDATE SET balance = balances.balance + excluded.balance
+    RETURNING book
+), entries AS (
+    INSERT INTO ledger_entries (txn_id, book, amount)
+    SELECT txn.id, e.book, e.amount
+    FROM txn, unnest(CAST(:books AS VARCHAR[]), CAST(:amounts AS BIGINT[]))
+        WITH ORDINALITY AS e(book, amount, n)
+    ORDER BY e.n
+    RETURNING id
+)
+SELECT EXISTS (SELECT 1 FROM seen) AS seen, (SELECT id FROM txn) AS txn,
+       (SELECT count(*) FROM debited) AS debited,
+       (SELECT ARRAY[book, CAST(balance AS VARCHAR), CAST(delta AS VARCHAR)]
+        FROM short ORDER BY book LIMIT 1) AS short
+"""
+    ),
+)
+"""PostgreSQL's form of :func:`post`, one round trip instead of five or six (the ledger's
+statements were 85% of a group commit's round trips under the load benchmark): the same steps
+in the same order, as one statement. The key is looked up; the books taken from are locked
+(``FOR UPDATE``, in book order, so a concurrent posting cannot slip in between the check and
+the debit); if the key is new and every such book holds enough, the transaction, the debits,
+the credits (upserts) and the entries are written, else nothing is. Written by hand, beside
+the portable path below, because one Core statement for it would be harder to read than this
+SQL; the ledger tests run both paths (tests/server, every backend)."""
+
+
 async def post(
     db: AsyncSession, key: str, kind: str, ref: str, moves: Sequence[tuple[str, int]]
 ) -> bool:
@@ -100,27 +160,70 @@ async def post(
     looked up; each book taken from with a guarded ``UPDATE ... WHERE balance + d >= 0``
     (the row lock and the check in one statement), the book taken from first so that a refusal
     comes before any write; each book paid into with an upsert (its row is created on first
-    use); then the transaction and its entries (one executemany)."""
+    use); then the transaction and its entries (one executemany). On PostgreSQL the same
+    steps run as one statement (:data:`_POST_PG`)."""
     if not moves or sum(a for _, a in moves) != 0:
         raise LedgerError("a transaction's entries must sum to zero", "unbalanced")
     if any(not isinstance(a, int) or isinstance(a, bool) for _, a in moves):
         raise LedgerError("amounts are integer cents", "not_integer_cents")
-    existing = await _SEEN.scalar(db, {"key": key})
-    if existing is not None:
-        return False
     delta: dict[str, int] = {}
     for book, amount in moves:
         delta[book] = delta.get(book, 0) + amount
     debits = sorted(b for b, d in delta.items() if d < 0 and b not in UNBOUNDED)
+    credits = sorted(b for b in delta if b not in debits)
+    if await driver(db) is not None:
+        return await _post_pg(db, key, kind, ref, moves, delta, debits, credits)
+    existing = await _SEEN.scalar(db, {"key": key})
+    if existing is not None:
+        return False
     if len(debits) > 1:  # two books checked: a later refusal must undo the first
         async with db.begin_nested():
             await _debit_all(db, debits, delta)
     else:
         await _debit_all(db, debits, delta)
-    for book in sorted(b for b in delta if b not in debits):
+    for book in credits:
         await _add(db, book, delta[book])
     txn_id = await _TXN.scalar(db, {"key": key, "kind": kind, "ref": ref, "at": datetime.now(UTC)})
     await _ENTRY.executemany(db, [{"txn": txn_id, "b": b, "a": a} for b, a in moves])
+    return True
+
+
+async def _post_pg(
+    db: AsyncSession,
+    key: str,
+    kind: str,
+    ref: str,
+    moves: Sequence[tuple[str, int]],
+    delta: dict[str, int],
+    debits: list[str],
+    credits: list[str],
+) -> bool:
+    seen, txn_id, debited, short = await _POST_PG.row(
+        db,
+        {
+            "key": key,
+            "kind": kind,
+            "ref": ref,
+            "at": datetime.now(UTC),
+            "debit_books": debits,
+            "debit_deltas": [delta[b] for b in debits],
+            "credit_books": credits,
+            "credit_deltas": [delta[b] for b in credits],
+            "books": [b for b, _ in moves],
+            "amounts": [a for _, a in moves],
+        },
+    )
+    if seen:
+        return False
+    if short is not None:
+        book, current, d = short
+        raise InsufficientFunds(
+            f"{book} holds {current} cents; {-int(d)} needed", "insufficient_funds"
+        )
+    if txn_id is None:  # the same key committed by another transaction meanwhile
+        return False
+    if debited != len(debits):  # pragma: no cover - the books are locked before the check
+        raise LedgerError("a debit failed after its check: roll back", "ledger_race")
     return True
 
 

@@ -19,7 +19,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.errors import MazziereError
-from mazziere.server.store.db import defer_check
+from mazziere.server.store.db import defer_check, defer_insert
 from mazziere.server.store.hot import Hot, driver
 from mazziere.server.store.models import GameTable
 
@@ -80,8 +80,11 @@ async def not_closed_ids(db: AsyncSession) -> list[int]:
 
 
 async def set_status(db: AsyncSession, table_id: int, status: str) -> None:
-    """A hot statement (:mod:`.hot`): this runs at every hand's start and end."""
-    await _STATUS.execute(db, {"table": table_id, "to": status})
+    """A hot statement (:mod:`.hot`): this runs at every hand's start and end; in a group
+    commit, with every other job's in one executemany at its end (in the order they came)."""
+    row = {"table": table_id, "to": status}
+    if not defer_insert(db, _STATUS, [row]):
+        await _STATUS.execute(db, row)
 
 
 class Fenced(MazziereError):
