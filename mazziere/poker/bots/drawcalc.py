@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mazziere.poker.cards import Card, deck
@@ -374,8 +375,7 @@ def discard_values(hand: tuple[Card, ...], rules: Rules) -> dict[int, float]:
     return out
 
 
-@functools.lru_cache(maxsize=1 << 18)
-def _best_canonical(key: tuple[int, ...], rules: Rules) -> tuple[int, float]:
+def _compute_best(key: tuple[int, ...], rules: Rules) -> tuple[int, float]:
     vals = _values_canonical(key, rules)
     best = max(
         (m for m in range(32) if vals[m] >= 0),
@@ -384,11 +384,100 @@ def _best_canonical(key: tuple[int, ...], rules: Rules) -> tuple[int, float]:
     return best, vals[best]
 
 
+_best_canonical = functools.lru_cache(maxsize=1 << 18)(_compute_best)
+"""Rules without a shipped table (:func:`best_table`): computed on first use, then cached."""
+
+
+def key_code(key: tuple[int, ...]) -> int:
+    """A canonical hand as one integer (six bits a card), the index of the shipped tables."""
+    return key[0] | key[1] << 6 | key[2] << 12 | key[3] << 18 | key[4] << 24
+
+
+TABLES = Path(__file__).resolve().parent / "data"
+
+
+def table_path(rules: Rules) -> Path:
+    """Where the best-discard table of these rules is shipped (if it is)."""
+    return TABLES / (
+        f"draw{rules.deck}-{'a' if rules.ace_low_straight else 'n'}"
+        f"{'f' if rules.flush_beats_full_house else 'h'}{rules.max_replace}.npz"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BestTable:
+    """Every canonical hand's best discard and its value, sorted by :func:`key_code`."""
+
+    codes: npt.NDArray[np.int64]
+    masks: npt.NDArray[np.uint8]
+    values: npt.NDArray[np.float64]
+
+    def find(self, code: int) -> int:
+        """The row of ``code``, or -1 (a binary search: no index held beside the arrays)."""
+        i = int(self.codes.searchsorted(code))
+        return i if i < len(self.codes) and int(self.codes[i]) == code else -1
+
+
+@functools.cache
+def best_table(
+    deck_size: int, ace_low: bool, flush_beats: bool, max_replace: int
+) -> BestTable | None:
+    """The shipped table for these rules, or None. Why a table: computing one hand's discards
+    costs about a millisecond, and a server meets new hands all the time (measured: the
+    ``normal`` bot's cold computations were 9% of a server process's CPU under the load
+    benchmark, and their cache held hundreds of thousands of objects that every garbage
+    collection walked). Built by ``scripts/build_draw_tables.py`` with :func:`build_table`, and
+    checked against the computation in tests/poker/test_draw_tables.py."""
+    import numpy as np
+
+    rules = Rules(
+        deck=deck_size,
+        ace_low_straight=ace_low,
+        flush_beats_full_house=flush_beats,
+        max_replace=max_replace,
+    )
+    path = table_path(rules)
+    if not path.exists():
+        return None
+    with np.load(path) as data:
+        codes, masks, values = data["codes"], data["masks"], data["values"]
+    return BestTable(codes, masks, values)
+
+
+def canonical_keys(deck_size: int) -> list[tuple[int, ...]]:
+    """Every canonical hand of the deck, sorted by :func:`key_code`."""
+    import itertools
+
+    keys = {canonical(h)[0] for h in itertools.combinations(deck(deck_size), 5)}
+    return sorted(keys, key=key_code)
+
+
+def build_table(rules: Rules, keys: list[tuple[int, ...]]) -> tuple[list[int], list[float]]:
+    """The best discard and its value of each key (the computation the table replaces)."""
+    masks, values = [], []
+    for key in keys:
+        m, v = _compute_best(key, rules)
+        masks.append(m)
+        values.append(v)
+    return masks, values
+
+
+def _best(key: tuple[int, ...], rules: Rules) -> tuple[int, float]:
+    table = best_table(
+        rules.deck, rules.ace_low_straight, rules.flush_beats_full_house, rules.max_replace
+    )
+    if table is not None:
+        i = table.find(key_code(key))
+        if i >= 0:
+            return int(table.masks[i]), float(table.values[i])
+    return _best_canonical(key, rules)
+
+
 def best_discard(hand: tuple[Card, ...], rules: Rules) -> tuple[int, float]:
     """The discard with the highest expected win probability (fewest cards on near-ties),
     as a mask over the hand's positions, and that probability."""
     key, order = canonical(hand)
-    cmask, value = _best_canonical(key, rules)
+    cmask, value = _best(key, rules)
     mask = 0
     for j in range(5):
         if cmask >> j & 1:
