@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import numpy as np
 
@@ -41,7 +42,7 @@ def main() -> None:
             for m, v in pool.map(_part, [(deck_size, p) for p in parts]):
                 masks += m
                 values += v
-        path = drawcalc.table_path(rules)
+        path = Path(drawcalc.__file__).resolve().parent / "data" / drawcalc.table_name(rules)
         np.savez_compressed(
             path,
             codes=np.array([drawcalc.key_code(k) for k in keys], dtype=np.int64),

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from mazziere.poker.cards import Card, deck
@@ -393,15 +393,18 @@ def key_code(key: tuple[int, ...]) -> int:
     return key[0] | key[1] << 6 | key[2] << 12 | key[3] << 18 | key[4] << 24
 
 
-TABLES = Path(__file__).resolve().parent / "data"
-
-
-def table_path(rules: Rules) -> Path:
-    """Where the best-discard table of these rules is shipped (if it is)."""
-    return TABLES / (
+def table_name(rules: Rules) -> str:
+    """The file name of these rules' best-discard table, in the package's ``data`` folder
+    (read with :mod:`importlib.resources`, as the ``hard`` strategy is; if it is shipped)."""
+    return (
         f"draw{rules.deck}-{'a' if rules.ace_low_straight else 'n'}"
         f"{'f' if rules.flush_beats_full_house else 'h'}{rules.max_replace}.npz"
     )
+
+
+def shipped(rules: Rules) -> bool:
+    """Whether the package holds a best-discard table for these rules."""
+    return resources.files(__package__).joinpath("data", table_name(rules)).is_file()
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,10 +439,12 @@ def best_table(
         flush_beats_full_house=flush_beats,
         max_replace=max_replace,
     )
-    path = table_path(rules)
-    if not path.exists():
+    if not shipped(rules):
         return None
-    with np.load(path) as data:
+    with (
+        resources.files(__package__).joinpath("data", table_name(rules)).open("rb") as f,
+        np.load(f) as data,
+    ):
         codes, masks, values = data["codes"], data["masks"], data["values"]
     return BestTable(codes, masks, values)
 
