@@ -2,11 +2,8 @@
 play UNO, casino and poker tables for a fixed time (project issues 5 and 12).
 
 Clients sign up (the spawned server uses a cheap Argon2 setting, time cost 1 and 1 MiB: signing
-up 2,000 accounts would otherwise take minutes; logins are not what is measured), connect,
-create or join tables and play. As in the web client, a table's first client creates it over
-HTTP once its WebSocket is open (with several processes, the server places the table where
-that socket is); ``--tables-first`` creates every table before any client connects (this
-script's order before session 24; its "memory a connected socket" then leaves the tables out):
+up 2,000 accounts would otherwise take minutes; logins are not what is measured), create or
+join tables and play:
 
 * UNO: two clients share a table (``--uno-humans``; the rest of the four seats are greedy
   computer players, preset ``mattel``, one hand per game); its first client starts each game
@@ -98,7 +95,6 @@ class Config:
     poker_share: float
     uno_humans: int
     idle: bool
-    tables_first: bool
     ramp: float
     warmup: float
     signup_concurrency: int
@@ -307,15 +303,6 @@ class Run:
     stopping: bool = False
     last_action: dict[int, tuple[int, float, int, bool]] = field(default_factory=dict)
     """Table -> (state_no it was sent at, when, sender, measured): the latest action there."""
-    http: httpx.AsyncClient | None = None
-    """Tables created once connected (not ``--tables-first``): the lobby's HTTP client."""
-    tables: dict[int, asyncio.Future[int]] = field(default_factory=dict)
-    """Group (its owner's index) -> its table, once the owner created it."""
-
-    def table_of(self, group: int) -> asyncio.Future[int]:
-        if group not in self.tables:
-            self.tables[group] = asyncio.get_running_loop().create_future()
-        return self.tables[group]
 
     def settle(self, ok: bool) -> None:
         self.settled += 1
@@ -335,8 +322,6 @@ class Account:
     """Created the table (and starts its games); the others join it."""
     humans: int = 1
     """Clients that share the table."""
-    group: int = -1
-    """The index of the client that creates this client's table (its own, for an owner)."""
 
 
 @dataclass
@@ -436,29 +421,9 @@ class Bot:
             raise RuntimeError(f"no hello: {first.get('type')} {first.get('code')}")
         if self.cfg.idle:
             return
-        if not self.acc.table:
-            await self._create_or_find_table()
         await self._send(ws, {"type": "join", "table": self.acc.table})
         while self.latest is None:
             self._handle(await self._recv(ws, 60), time.perf_counter())
-
-    async def _create_or_find_table(self) -> None:
-        """As the web client does: connected, the owner creates its table over HTTP (the
-        server may give that request to any process); the others wait for its id."""
-        found = self.run.table_of(self.acc.group)
-        if not self.acc.owner:
-            self.acc.table = await asyncio.wait_for(asyncio.shield(found), 120)
-            return
-        assert self.run.http is not None
-        body = {"casino": CASINO_TABLE, "poker": POKER_TABLE}.get(self.acc.game, UNO_TABLE)
-        r = await self.run.http.post(
-            "/api/tables", json=body, headers={"Authorization": f"Bearer {self.acc.token}"}
-        )
-        if r.status_code != 200:
-            raise RuntimeError(f"create table: HTTP {r.status_code}")
-        self.acc.table = int(r.json()["id"])
-        if not found.done():
-            found.set_result(self.acc.table)
 
     async def _idle(self, ws: ClientConnection) -> None:
         """Stay connected and silent (the library answers the server's pings) until the end;
@@ -634,12 +599,9 @@ def plan_accounts(cfg: Config, run_id: str) -> list[Account]:
                 owner = acc
             assert owner is not None
             groups.setdefault(owner.index, []).append(acc)
-    for group, members in groups.items():
+    for members in groups.values():
         for acc in members:
-            acc.humans, acc.group = len(members), group
-    for acc in accounts:
-        if acc.game != "uno":
-            acc.group = acc.index
+            acc.humans = len(members)
     return accounts
 
 
@@ -661,7 +623,7 @@ async def sign_up_all(base: str, cfg: Config, stats: Stats) -> list[Account]:
                         stats.conn_failures[f"signup: HTTP {r.status_code}"] += 1
                         return False
                     acc.token = r.json()["token"]
-                    if not acc.owner or cfg.idle or not cfg.tables_first:
+                    if not acc.owner or cfg.idle:
                         acc.table = -1 if cfg.idle else acc.table
                         return True
                     body = {"casino": CASINO_TABLE, "poker": POKER_TABLE}.get(acc.game, UNO_TABLE)
@@ -686,8 +648,6 @@ async def sign_up_all(base: str, cfg: Config, stats: Stats) -> list[Account]:
             last_owner = acc.index
         elif acc.game == "uno":
             acc.table = tables.get(last_owner, 0)
-    if not cfg.tables_first:  # each owner creates its table once connected
-        return [a for a, good in zip(accounts, ok, strict=True) if good]
     return [a for a, good in zip(accounts, ok, strict=True) if good and a.table]  # idle: -1
 
 
@@ -843,9 +803,6 @@ async def bench(cfg: Config) -> dict[str, Any]:
         report["signed_up"] = len(accounts)
 
         run = Run(len(accounts), stats)
-        if not cfg.tables_first and not cfg.idle:
-            limits = httpx.Limits(max_connections=cfg.signup_concurrency)
-            run.http = httpx.AsyncClient(base_url=base, timeout=120, limits=limits)
         rng = random.Random(cfg.seed)
         ws_base = base.replace("http://", "ws://").replace("https://", "wss://")
         bots = [Bot(a, cfg, run, random.Random(rng.random())) for a in accounts]
@@ -883,8 +840,6 @@ async def bench(cfg: Config) -> dict[str, Any]:
         for task in late:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if run.http is not None:
-            await run.http.aclose()
         lag.cancel()
 
         lat = sorted(stats.latencies_ms)
@@ -1072,13 +1027,6 @@ def parse_args(argv: list[str] | None = None) -> Config:
     ap.add_argument(
         "--idle", action="store_true", help="clients only connect and stay (memory per socket)"
     )
-    ap.add_argument(
-        "--tables-first",
-        action="store_true",
-        help="create every table before the clients connect (this script's order before "
-        "session 24); by default each table's first client creates it once its WebSocket is "
-        "open, as the web client does",
-    )
     ap.add_argument("--ramp", type=float, default=100.0, help="connections opened a second")
     ap.add_argument("--warmup", type=float, default=0.0, help="extra seconds after connecting")
     ap.add_argument("--signup-concurrency", type=int, default=20)
@@ -1119,7 +1067,6 @@ def parse_args(argv: list[str] | None = None) -> Config:
         poker_share=a.poker_share,
         uno_humans=a.uno_humans,
         idle=a.idle,
-        tables_first=a.tables_first,
         ramp=a.ramp,
         warmup=a.warmup,
         signup_concurrency=a.signup_concurrency,

@@ -61,10 +61,6 @@ log = logging.getLogger("mazziere.cluster")
 
 CALL_SECONDS = 10.0
 """How long a REST call waits for the owning process's answer."""
-LOCAL_SLACK = 8
-"""How many tables more than the least loaded process a process may hold and still be given a
-new table because its creator's socket is there (:meth:`Cluster.place`; or a tenth of the
-least loaded one's tables, if more)."""
 
 _ACQUIRE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -370,50 +366,24 @@ class Cluster:
         self.server.tables[actor.id] = actor
         self.publish_summary(actor.id, actor.summary())
 
-    async def place(self, actor: TableActor, creator: int | None = None) -> str:
-        """Choose the process that serves a table just created here, before anyone sits at it,
-        and hand it over if that is another. Returns that process.
-
-        * **Its creator's process**: the one holding the creator's socket (a browser creates a
-          table over HTTP, which the kernel may give to any process, and plays over its
-          WebSocket). There every message of a one-player table (casino, poker) is local
-          instead of forwarded through Redis both ways: measured under the load benchmark,
-          half the decisions went through ``apply_remote`` when tables ignored this. Kept
-          unless that process holds more than :data:`LOCAL_SLACK` (or a tenth) tables above
-          the least loaded one: the kernel spreads sockets evenly, so tables following them
-          stay balanced.
-        * Otherwise, **the fewest tables**: the live process with the fewest tables if it has
-          at least two fewer than this one (each process publishes its count in ``load`` at
-          every renewal).
-
-        The handover is a release and an adoption: this process lets the lease go, the other
-        takes it with a newer fencing token; a message arriving in between finds no lease and
-        its door takes the table itself."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hgetall(self._k("load"))
-            if creator is not None:
-                pipe.get(self._k(f"conn:{creator}"))
-            got = await pipe.execute()
-        loads = {_text(k): int(v) for k, v in got[0].items()}
-        home = _text(got[1]).partition("|")[0] if creator is not None and got[1] else None
+    async def place(self, actor: TableActor) -> str:
+        """Balance the processes: a table just created here moves, before anyone sits at it, to
+        the live process with the fewest tables if that one has at least two fewer than this
+        one (each process publishes its count in ``load`` at every renewal). Returns the
+        process that will serve it. The handover is a release and an adoption: this process
+        lets the lease go, the other takes it with a newer fencing token; a message arriving
+        in between finds no lease and its door takes the table itself."""
+        loads = {_text(k): int(v) for k, v in (await self.redis.hgetall(self._k("load"))).items()}
         others = sorted(p for p in loads if p != self.proc)
         if not others:
             return self.proc
         alive = await self.redis.mget([self._k("alive:" + p) for p in others])
-        live = {p: loads[p] for p, a in zip(others, alive, strict=True) if a is not None}
+        live = [(loads[p], p) for p, a in zip(others, alive, strict=True) if a is not None]
         mine = len(self.fences)
-        counts = {**live, self.proc: mine}
-        least = min(counts.values())
-        if home in counts and counts[home] <= least + max(LOCAL_SLACK, least // 10):
-            target = home
-        elif live and min(live.values()) < mine - 1:
-            target = min((n, p) for p, n in live.items())[1]
-        else:
-            target = self.proc
-        if target == self.proc:
+        if not live or min(live)[0] >= mine - 1:
             return self.proc
-        why = "its creator's process" if target == home else "fewer tables"
-        self.lost(actor.id, f"handed to {target} ({why})", logging.INFO)
+        _, target = min(live)
+        self.lost(actor.id, f"handed to {target} (fewer tables)", logging.INFO)
         await self._release(keys=[self._lease(actor.id)], args=[self.proc])
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hincrby(self._k("load"), target, 1)  # counted at once: the next placement

@@ -245,30 +245,6 @@ async def test_new_tables_spread_over_the_processes(
 
 
 @needs_both
-async def test_a_new_table_goes_to_the_process_holding_its_creators_socket(
-    tmp_path: Path, pg_url: str, prefix: str
-) -> None:
-    """Created over HTTP on A by a player whose WebSocket is on B, the tables are served by B:
-    her messages to them are not forwarded (cluster.place)."""
-    async with two(tmp_path, pg_url, prefix) as (a, b):
-        la = a.live(httpx.AsyncClient(base_url=a.base, timeout=30))
-        lb = b.live(httpx.AsyncClient(base_url=b.base, timeout=30))
-        me = await la.signup("emma")
-        c = await lb.connect(me["token"])  # her socket is on B
-        made_here = {await made(la, me["token"], {"game": "casino"}) for _ in range(3)}
-        owned = await owners(a, b, made_here)
-        assert owned[b.port] == made_here and owned[a.port] == set(), owned
-        table = min(made_here)
-        await c.send({"type": "join", "table": table})
-        await c.send({"type": "topup", "table": table, "amount": 1_000})
-        u = await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("credit"))
-        assert u["table"] == table
-        await c.close()
-        await la.http.aclose()
-        await lb.http.aclose()
-
-
-@needs_both
 async def test_a_second_login_on_another_process_closes_the_first_connection(
     tmp_path: Path, pg_url: str, prefix: str
 ) -> None:

@@ -91,7 +91,7 @@ async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, An
     if server.cluster is not None and token is not None:
         server.cluster.install(a, token)
         summary = a.summary()
-        await server.cluster.place(a, account.id)  # to its creator's process, or a less loaded one
+        await server.cluster.place(a)  # to a less loaded process, before anyone sits
         return summary
     server.tables[row.id] = a
     return a.summary()
