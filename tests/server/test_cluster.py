@@ -385,6 +385,46 @@ async def test_sigkill_one_process_mid_hand_the_other_takes_its_tables_over(
     assert rc == 0, out
 
 
+@pytest.mark.skipif(not REDIS_OK, reason="needs Redis (CI has it)")
+async def test_the_orphan_scan_reads_every_table_only_when_a_process_died_or_on_its_safety_tick(
+    prefix: str,
+) -> None:
+    """Cluster._scan: a tick looks at a few keys; the full scan (every open table, from the
+    database, and its lease) runs when a process is found dead, once more a tick later (its
+    leases may outlive its ``alive`` key by a pipeline), then the dead one is forgotten; and
+    every FULL_SCAN_EVERY ticks for a lease lost by a live process."""
+    from types import SimpleNamespace
+
+    from mazziere.server.cluster import Cluster
+
+    server = SimpleNamespace(tables={}, hub=SimpleNamespace(conns={}), seating=None)
+    c = Cluster(server, REDIS, prefix, lease_seconds=LEASE)  # type: ignore[arg-type]
+    scans: list[int] = []
+
+    async def adopt_orphans() -> int:
+        scans.append(1)
+        return 0
+
+    c.adopt_orphans = adopt_orphans  # type: ignore[method-assign]
+    try:
+        await c.redis.set(c._k("alive:" + c.proc), b"1", px=c.lease_ms)
+        await c.redis.hset(c._k("load"), c.proc, 0)
+        assert await c.scan_once() == 0 and scans == []  # nobody died: no full scan
+        await c.scan_once(full=True)
+        assert len(scans) == 1  # the safety tick
+        await c.redis.hset(c._k("load"), "ghost", 3)  # a process whose alive key expired
+        await c.scan_once()
+        assert len(scans) == 2
+        assert await c.redis.hexists(c._k("load"), "ghost")
+        await c.scan_once()  # once more, then it is forgotten
+        assert len(scans) == 3
+        assert not await c.redis.hexists(c._k("load"), "ghost")
+        await c.scan_once()
+        assert len(scans) == 3
+    finally:
+        await c.redis.aclose()
+
+
 @needs_both
 def test_workers_each_listen_on_the_port_and_a_dead_one_is_started_again(
     tmp_path: Path, pg_url: str, prefix: str
