@@ -2,13 +2,15 @@
 spaces, the seed stream, an episode's bookkeeping, and the step's frame (a dead agent's
 ``None``, an illegal index refused with nothing changed, truncation after ``max_steps``).
 
-A game's environment supplies the rest: ``_apply(agent, chosen)`` (play the chosen action and
-end the episode where the game says) and ``_select()`` (the agent to act and ``_legal``, its
-legal indices mapped to the game's actions).
+A game's environment supplies the rest (abstract methods): ``_advance(agent, chosen)`` (play
+the chosen action, end the episode where the game says, then count the step and select the
+next agent: ``_count_step()``, or its own compiled equivalent) and ``_select()`` (the agent to
+act and ``_legal``, its legal indices mapped to the game's actions).
 """
 
 from __future__ import annotations
 
+import abc
 from typing import Any, ClassVar
 
 import numpy as np
@@ -24,9 +26,10 @@ _NOT_LEGAL = object()
 """What an index that is not legal now maps to (a legal one may map to ``None``: wait)."""
 
 
-class MaskedAECEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
+class MaskedAECEnv(AECEnv[str, ObsDict, "int | None"], abc.ABC):  # type: ignore[misc]
     """A PettingZoo AEC environment with a ``Dict(observation, action_mask)`` observation and a
-    ``Discrete`` action space (module docstring)."""
+    ``Discrete`` action space (module docstring). A game's environment implements
+    :meth:`_apply` and :meth:`_select` (abstract: the class cannot be built without them)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "mazziere_v0",
@@ -120,7 +123,14 @@ class MaskedAECEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         # Rewards are only given when the episode ends (_terminate), so during an episode
         # they are all 0: PettingZoo's clearing and accumulating are needed only then.
-        self._apply(agent, chosen)
+        self._advance(agent, chosen)
+        if self._done:
+            self._accumulate_rewards()
+
+    def _count_step(self) -> None:
+        """After a move: count it, and truncate the episode at ``max_steps`` or select the
+        next agent (what :meth:`_advance` does after playing the move, unless it does both in
+        one call of its own)."""
         self._steps += 1
         if not self._done:
             if self._steps >= self.max_steps:
@@ -128,11 +138,12 @@ class MaskedAECEnv(AECEnv[str, ObsDict, "int | None"]):  # type: ignore[misc]
                 self._done = True
             else:
                 self._select()
-        if self._done:
-            self._accumulate_rewards()
 
-    def _apply(self, agent: str, chosen: Any) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _advance(self, agent: str, chosen: Any) -> None:
+        """Play ``chosen`` (the legal move behind the agent's action index) for ``agent``,
+        end the episode where the game says (:meth:`_terminate`), then :meth:`_count_step`."""
 
-    def _select(self) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _select(self) -> None:
+        """Point ``agent_selection`` at the next agent to act and ``_legal`` at its moves."""

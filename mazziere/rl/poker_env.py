@@ -116,9 +116,10 @@ class DrawPokerEnv(MaskedAECEnv):
         v = view(g, self._seat[agent])
         return {"observation": P.encode(v), "action_mask": self._mask(agent)}
 
-    def _apply(self, agent: str, chosen: A.Action) -> None:
+    def _advance(self, agent: str, chosen: A.Action) -> None:
         self._act(self._seat[agent], chosen)
         self._bot_turns()
+        self._count_step()
 
     def render(self) -> str | None:
         g = self.game

@@ -42,7 +42,7 @@ import numpy as np
 
 from mazziere.errors import IllegalAction, OptionError
 from mazziere.rl import uno_encoding as U
-from mazziere.rl.base import _NOT_LEGAL, MaskedAECEnv, ObsDict
+from mazziere.rl.base import MaskedAECEnv, ObsDict
 from mazziere.uno import Game, Rules, find_preset, view
 from mazziere.uno import vector as V
 
@@ -130,19 +130,9 @@ class UnoEnv(MaskedAECEnv):
             self.infos[agent],
         )
 
-    def step(self, action: int | None) -> None:
-        """MaskedAECEnv's step, its ``_apply`` and ``_select`` in one compiled call
-        (:func:`V.advance`) while the episode runs; the rest (dead steps, an illegal index,
-        the episode's end) as there."""
-        if self._done:
-            super().step(action)
-            return
-        chosen = self._legal.get(-1 if action is None else int(action), _NOT_LEGAL)
-        if chosen is _NOT_LEGAL:
-            super().step(action)  # raises IllegalAction
-            return
-        agent = self.agent_selection
-        self._cumulative_rewards[agent] = 0.0
+    def _advance(self, agent: str, chosen: Any) -> None:
+        """The move, the episode's end and the next agent in one compiled call
+        (:func:`V.advance`)."""
         g = self.game
         assert g is not None  # an episode runs
         self._steps += 1
@@ -167,7 +157,6 @@ class UnoEnv(MaskedAECEnv):
         else:  # the step limit
             self.truncations = dict.fromkeys(self.agents, True)
             self._done = True
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         g = self.game
