@@ -1,16 +1,21 @@
-"""Hot statements (store/hot.py): written once, run on asyncpg itself on PostgreSQL and through
-the session elsewhere; either way inside the session's transaction, so a rollback (of the
-transaction or of a savepoint) undoes them with everything else."""
+"""Hot statements (store/hot.py): written once, run on asyncpg itself on PostgreSQL, on sqlite3
+itself in a group commit on SQLite, and through the session elsewhere; always inside the
+session's transaction, so a rollback (of the transaction or of a savepoint) undoes them with
+everything else."""
 
 from __future__ import annotations
 
+import sqlite3
+from datetime import datetime
+
 import pytest
 
-from mazziere.server.store import accounts, ledger
+from mazziere.game import Step
+from mazziere.server.store import accounts, hands, ledger
 from mazziere.server.store import tables as table_rows
 from mazziere.server.store.db import Database
-from mazziere.server.store.hot import driver
-from mazziere.server.store.models import GameTable
+from mazziere.server.store.hot import driver, lite
+from mazziere.server.store.models import GameTable, Hand, HandAction, HandPlayer
 
 
 class _Boom(Exception):
@@ -73,3 +78,107 @@ async def test_a_hot_write_inside_a_savepoint_is_undone_with_it(database: Databa
                 raise _Boom
         await table_rows.set_status(db, table_id, "playing")  # the transaction goes on
     assert await _status(database, table_id) == "playing"
+
+
+async def _a_hand(db: object, table_id: int, account: int) -> int:
+    """A hand opened, two steps, closed and a posting: every hot statement but the fences'."""
+    hand = await hands.open_hand(
+        db,  # type: ignore[arg-type]
+        table_id,
+        "uno",
+        "ab" * 16,
+        {"preset": "mattel", "n": [1, 2]},
+        [{"account": account}, {"bot": "greedy"}],
+    )
+    steps = [
+        Step(0, "play r5", "player", [("played r5", None, None)]),
+        Step(1, "draw", "bot", [("drew b7", 1, None), ("drew", None, 1)]),
+    ]
+    await hands.record_steps(db, hand, 1, steps)  # type: ignore[arg-type]
+    await hands.close_hand(db, hand, {"winner": 0, "points": [0, 12]})  # type: ignore[arg-type]
+    await ledger.post(
+        db,  # type: ignore[arg-type]
+        f"h{hand}",
+        "test",
+        str(hand),
+        [(ledger.wallet(account), -50), (ledger.HOUSE, 50)],
+    )
+    return hand
+
+
+def _rows_of(hand: Hand, seats: list[HandPlayer], steps: list[HandAction]) -> object:
+    """What the ORM reads back of a hand, without its ids and clocks (types checked)."""
+    assert isinstance(hand.started_at, datetime) and isinstance(hand.ended_at, datetime)
+    assert all(isinstance(s.created_at, datetime) for s in steps)
+    return (
+        (hand.game, hand.seed, hand.commitment, hand.setup, hand.players, hand.status),
+        hand.result,
+        [(p.seat, p.account_id is not None, p.is_bot) for p in seats],
+        [(s.seq, s.seat, s.action, s.actor, s.events) for s in steps],
+    )
+
+
+async def test_on_sqlite_a_group_commit_runs_the_hot_statements_on_its_sqlite3_connection(
+    database: Database,
+) -> None:
+    """store/hot.py: in a group commit on SQLite the hot statements run on the session's own
+    sqlite3 connection, compiled once, their parameters converted as SQLAlchemy would: what
+    the ORM reads back is the same as after the session path, and the money adds up."""
+    if not database.is_sqlite:
+        pytest.skip("the sqlite3 path (PostgreSQL runs them on asyncpg)")
+    table_id = await _table(database)
+    async with database.write() as db:
+        acc = await accounts.sign_up(db, "lina", "correct horse", 500)
+    seen: list[object] = []
+
+    conns: list[sqlite3.Connection] = []
+
+    async def grouped(db: object) -> int:
+        conn = lite(db)
+        assert isinstance(conn, sqlite3.Connection)
+        conn.set_trace_callback(seen.append)  # the steps are inserted at the batch's end
+        conns.append(conn)
+        return await _a_hand(db, table_id, acc.id)
+
+    raw = await database.commit_together(grouped)
+    conns[0].set_trace_callback(None)
+    assert any("INSERT INTO hand_actions" in str(s) for s in seen)  # on sqlite3 itself
+    async with database.write() as db:
+        assert lite(db) is None  # an aiosqlite session: through SQLAlchemy
+        through = await _a_hand(db, table_id, acc.id)
+    got = []
+    async with database.session() as db:
+        for hand_id in (raw, through):
+            hand = await hands.get(db, hand_id)
+            assert hand is not None
+            got.append(
+                _rows_of(
+                    hand,
+                    await hands.players_of(db, hand_id),
+                    await hands.actions_of(db, hand_id),
+                )
+            )
+        assert await ledger.balance(db, ledger.wallet(acc.id)) == 400
+        assert (await ledger.check(db)).ok
+    assert got[0] == got[1]
+
+
+async def test_a_refused_posting_in_a_group_commit_is_undone_and_the_job_goes_on(
+    database: Database,
+) -> None:
+    """The ledger's savepoint around a posting (on SQLite) holds on the group commit's own
+    connection too: a refused posting writes nothing, and the job's other postings commit."""
+    async with database.write() as db:
+        acc = await accounts.sign_up(db, "ugo", "correct horse", 500)
+    me = ledger.wallet(acc.id)
+
+    async def job(db: object) -> None:
+        await ledger.post(db, "a", "test", "", [(me, -100), (ledger.HOUSE, 100)])  # type: ignore[arg-type]
+        with pytest.raises(ledger.InsufficientFunds):
+            await ledger.post(db, "b", "test", "", [(me, -900), (ledger.HOUSE, 900)])  # type: ignore[arg-type]
+        await ledger.post(db, "c", "test", "", [(me, -50), (ledger.HOUSE, 50)])  # type: ignore[arg-type]
+
+    await database.commit_together(job)
+    async with database.session() as db:
+        assert await ledger.balance(db, me) == 350
+        assert (await ledger.check(db)).ok
