@@ -46,27 +46,22 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mazziere.cards.uno import FULL_DECK, Card, Color, card
+from mazziere.cards.uno import FULL_DECK, WILD_FACE, Card, Color, card
 from mazziere.errors import MazziereError
 from mazziere.rng import SplitMixRng
 from mazziere.uno import Action, CallUno, Catch, ChooseColor, Phase, Play, View
-from mazziere.uno import events as E
-from mazziere.uno.bots.greedy import GreedyBot, _call_or_catch
+from mazziere.uno.bots.greedy import GreedyBot
+from mazziere.uno.bots.policy import Sight, call_or_catch, rollout
 from mazziere.uno.game import Game
-from mazziere.uno.matching import matches
+from mazziere.uno.matching import REVERSE_RANK, matches
 from mazziere.uno.position import parse_position
 
-ROLLOUTS = 64
-"""Rollouts per decision by default, shared out among the candidates (sequential halving)."""
-MAX_STEPS = 400
-"""Actions a rollout plays at most before the hand is scored by the cards held."""
-MARGIN = 1.5
-"""Standard errors by which the best candidate must beat greedy's on fresh games to be
-played."""
-POINT_WEIGHT = 0.01
-"""A point's worth against a hand won or lost (:func:`hand_value`)."""
+ROLLOUTS = 600
+"""Rollouts per decision by default, shared out evenly among the candidates."""
+MARGIN = 1.0
+"""Standard errors (of the paired differences) by which the best candidate's mean must beat
+greedy's choice to be played."""
 _GREEDY = GreedyBot()
-_REVERSE_RANK = 10
 
 
 def _text(cards: list[Card] | tuple[Card, ...]) -> str:
@@ -91,7 +86,7 @@ def determinize(v: View, rng: random.Random) -> Game:
     pool.subtract(v.hand)
     pool.subtract([v.top])
     if two_removed:
-        pool.subtract([c for c in FULL_DECK if c < 104 and c % 13 == _REVERSE_RANK])
+        pool.subtract([c for c in FULL_DECK if c < WILD_FACE and c % 13 == REVERSE_RANK])
     unknown = list(pool.elements())
     rng.shuffle(unknown)
     held: list[list[Card]] = []
@@ -140,134 +135,6 @@ def determinize(v: View, rng: random.Random) -> Game:
     if stack_w4 and v.color is not None:
         fields["stackcolor"] = fields["color"]
     return parse_position("uno " + " ".join(f"{k}={x}" for k, x in fields.items()), rules)
-
-
-class SeatWindow:
-    """What ``seat`` sees of a game being played out, read from the game's own fields when
-    asked: a :class:`~mazziere.uno.bots.base.Seen`, as a :class:`View` is, without building
-    a view each step. Only the rollouts use it, on determinized games (never the real one)."""
-
-    __slots__ = ("g", "players", "rules", "seat")
-
-    def __init__(self, g: Game, seat: int) -> None:
-        self.g, self.seat, self.rules, self.players = g, seat, g.rules, g.players
-
-    @property
-    def phase(self) -> Phase:
-        return self.g.phase
-
-    @property
-    def current(self) -> int:
-        return self.g.current
-
-    @property
-    def direction(self) -> int:
-        return self.g.direction
-
-    @property
-    def hand(self) -> tuple[Card, ...]:
-        return self.g.hands[self.seat]
-
-    @property
-    def hand_counts(self) -> list[int]:
-        return [len(h) for h in self.g.hands]
-
-    @property
-    def top(self) -> Card:
-        return self.g.discard[-1]
-
-    @property
-    def color(self) -> Color | None:
-        return self.g.color
-
-    @property
-    def challengeable(self) -> bool:
-        return self.g.w4_by is not None
-
-    @property
-    def in_hand(self) -> tuple[bool, ...]:
-        return self.g.in_hand
-
-    @property
-    def legal(self) -> tuple[Action, ...]:
-        return self.g.legal_actions(self.seat)
-
-    @property
-    def my_turn(self) -> bool:
-        return self.seat == self.g.current and self.g.phase is not Phase.OVER
-
-
-def _next_action(g: Game, rng: random.Random) -> tuple[int, Action]:
-    """Greedy in every seat, out-of-turn offers first (as :mod:`mazziere.sim.uno_sim`)."""
-    current = g.current
-    n = g.players
-    for k in range(1, n):
-        seat = (current + k) % n
-        if g.legal_actions(seat):
-            a = _GREEDY.act(SeatWindow(g, seat), rng)
-            if a is not None:
-                return seat, a
-    a = _GREEDY.act(SeatWindow(g, current), rng)
-    assert a is not None
-    return current, a
-
-
-def hand_value(g: Game, seat: int, e: E.HandEnded) -> float:
-    """A finished hand's worth for ``seat``'s side, as the match counts it: 1 for going out,
-    -1 for another side going out, 0 for nobody; where points decide the match, plus the
-    points won (every other side's cards) or minus those given away (its own side's), a
-    hundredth each (:data:`POINT_WEIGHT`)."""
-    if e.winner is None:
-        return 0.0
-    rules = g.rules
-    mine = sum(p for s, p in enumerate(e.points) if _same_side(g, seat, s))
-    if _same_side(g, seat, e.winner):
-        if rules.match == "single_hand" or rules.scoring != "winner":
-            return 1.0
-        return 1.0 + POINT_WEIGHT * (sum(e.points) - mine)
-    if rules.match == "single_hand":
-        return -1.0
-    return -1.0 - POINT_WEIGHT * mine
-
-
-def score(g: Game, seat: int) -> float:
-    """An unfinished hand's worth for ``seat``'s side (a rollout cut at :data:`MAX_STEPS`):
-    a fifth per card fewer than the best opponent holds, within -1 to 1."""
-    mine = min(len(g.hands[s]) for s in range(g.players) if _same_side(g, seat, s))
-    theirs = min(
-        (len(g.hands[s]) for s in range(g.players) if g.in_hand[s] and not _same_side(g, seat, s)),
-        default=mine,
-    )
-    return max(-1.0, min(1.0, 0.2 * (theirs - mine)))
-
-
-def rollout(g: Game, seat: int, first: Action, rng: random.Random, depth: int = MAX_STEPS) -> float:
-    """Play ``first`` for ``seat``, then greedy everywhere to the end of the hand:
-    :func:`hand_value` (a hand still going after ``depth`` actions: :func:`score`)."""
-    hand_no = g.hand_no
-    if (
-        isinstance(first, Play)
-        and len(g.hands[seat]) - len(first.cards) == 1
-        and CallUno() in g.legal_actions(seat)
-    ):
-        g.push(CallUno(), seat)  # the bot says UNO before such a play (greedy does)
-    events = g.push(first, seat)
-    steps = 0
-    while True:
-        for e in events:
-            if isinstance(e, E.HandEnded):
-                return hand_value(g, seat, e)
-        if g.result is not None or g.hand_no != hand_no:
-            return 0.0
-        if steps >= depth:
-            return score(g, seat)
-        s, a = _next_action(g, rng)
-        events = g.push(a, s)
-        steps += 1
-
-
-def _same_side(g: Game, seat: int, other: int) -> bool:
-    return seat == other or (g.rules.teams and seat % 2 == other % 2)
 
 
 class Deals:
@@ -376,7 +243,7 @@ class StrongBot:
             return None
         if not view.my_turn:
             return _GREEDY.act(view, rng)
-        due = _call_or_catch(view)
+        due = call_or_catch(Sight.of_view(view, view.seat))
         if due is not None:
             return due
         key = (view.hand_no, view.total_turns)
@@ -436,44 +303,31 @@ class StrongBot:
         rng: random.Random,
         known: dict[int, frozenset[Card]] | None = None,
     ) -> Action:
-        """Greedy's choice ``default``, unless another candidate beats it (module docstring):
-        every candidate is played out on the same determinizations, the best is then played
-        against ``default`` on fresh ones (selecting and testing on the same games would
-        favour noise) and chosen only if it wins there by ``margin`` standard errors."""
+        """The candidate with the best mean over the same determinizations (common random
+        numbers), unless its lead over greedy's choice ``default`` on them is within ``margin``
+        standard errors of the paired differences: then greedy's (module docstring)."""
         assert view.seat is not None
         seat = view.seat
         k = len(choices)
-        budget = self.rollouts
-        if budget < k + 4:
+        n = self.rollouts // k
+        if n < 2:
             return choices[default]
         try:
             deals = Deals(view, rng, known)
         except MazziereError:
             return choices[default]  # a position the view cannot rebuild: greedy's
-
-        def value(i: int, g: Game, stream: int) -> float:
-            return rollout(g.copy(), seat, choices[i], random.Random(stream))
-
-        if k == 2:
-            best = 1 - default
-        else:
-            first = budget // (2 * k)
-            totals = [0.0] * k
-            for _ in range(first):
-                g, stream = deals.deal(rng), rng.getrandbits(64)
-                for i in range(k):
-                    totals[i] += value(i, g, stream)
-            best = max(range(k), key=lambda i: (totals[i], i == default))
-            if best == default:
-                return choices[default]
-            budget -= first * k
-        diffs = []
-        for _ in range(budget // 2):
-            g, stream = deals.deal(rng), rng.getrandbits(64)
-            diffs.append(value(best, g, stream) - value(default, g, stream))
-        n = len(diffs)
+        values = [[0.0] * n for _ in range(k)]
+        for j in range(n):
+            g = deals.deal(rng)
+            for i in range(k):
+                values[i][j] = rollout(g.copy(), seat, choices[i])
+        totals = [sum(v) for v in values]
+        best = max(range(k), key=lambda i: (totals[i], i == default))
+        if best == default:
+            return choices[default]
+        diffs = [b - d for b, d in zip(values[best], values[default], strict=True)]
         mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
-        if mean > 0 and mean > self.margin * math.sqrt(var / n):
+        var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+        if mean > self.margin * math.sqrt(var / n):
             return choices[best]
         return choices[default]
