@@ -206,7 +206,7 @@ def test_strong_plays_the_best_mean_only_when_it_beats_greedy_by_the_margin(
 
     monkeypatch.setattr(strong, "rollout", clear)
     assert StrongBot(rollouts=30).search(v, choices, 0, rng) == choices[2]
-    assert calls[0] == 30
+    assert 20 <= calls[0] <= 30
 
     def noisy(g: Game, seat: int, first: Any) -> float:  # a lead within the noise
         calls[0] += 1
@@ -214,3 +214,39 @@ def test_strong_plays_the_best_mean_only_when_it_beats_greedy_by_the_margin(
 
     monkeypatch.setattr(strong, "rollout", noisy)
     assert StrongBot(rollouts=30, margin=3.0).search(v, choices, 0, rng) == choices[0]
+
+
+@pytest.mark.parametrize("preset", ["mattel", "classic", "online"])
+def test_strong_reads_an_opponents_last_play_as_greedy_would_have_made_it(preset: str) -> None:
+    """Heads-up, the opponent's play on the bot's card (one turn, one card fewer) is read as
+    greedy's choice: against greedy the real hand always agrees, and the worlds dealt agree
+    far more often than not (up to ``TRIES`` are dealt for one)."""
+    rules = find_preset(preset)
+    bot, greedy = StrongBot(rollouts=4), find_bot("greedy")
+    rng = random.Random(5)
+    read = agreed = dealt = 0
+    for game in range(10):
+        s = new_game(rules, 2, rng=f"shown{game}")
+        while not s.is_over and s.hand_no == 0:
+            v = view(s, s.current)
+            if s.current == 0:
+                seen = bot._shown(v, (v.hand_no, v.total_turns))
+                if seen is not None:
+                    read += 1
+                    assert seen.seat == 1 and seen.card == v.top
+                    assert strong.greedy_chose(
+                        s, 1, seen.top, seen.color, seen.card, seen.card_color
+                    )
+                    deals = strong.Deals(v, rng, None, seen)
+                    for _ in range(4):
+                        g = deals.deal(rng)
+                        assert len(g.hands[1]) == len(s.hands[1])
+                        dealt += 1
+                        agreed += strong.greedy_chose(
+                            g, 1, seen.top, seen.color, seen.card, seen.card_color
+                        )
+                a = bot.act(v, rng)
+            else:
+                a = greedy.act(v, rng)
+            s, _ = apply(s, s.current, a)
+    assert read >= 10 and agreed > 0.8 * dealt

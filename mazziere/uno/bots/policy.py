@@ -38,7 +38,7 @@ from mazziere.uno.bots.base import Seen
 from mazziere.uno.game import Game
 from mazziere.uno.matching import wild4_legal, without_one
 from mazziere.uno.options import Rules
-from mazziere.uno.state import COLOR, DRAWN, OVER, PENDING, Phase
+from mazziere.uno.state import COLOR, DRAWN, OVER, PENDING, PLAY, Phase
 
 THREAT_CARDS: Final = 2
 """An opponent holding this many cards or fewer is about to go out: hit them."""
@@ -389,6 +389,48 @@ def _should_challenge(s: Sight) -> bool:
     if not s.challengeable or not _bluff_possible(s.rules):
         return False
     return _likely_guilty(s) or _offender_count(s) <= 1
+
+
+def greedy_chose(
+    g: Game, seat: int, top: Card, color: Color | None, card: Card, card_color: Color | None
+) -> bool:
+    """Whether greedy in ``seat``, holding its hand in ``g`` and ``card`` too, with ``top`` in
+    ``color`` on the discard (its turn, nothing pending), would play ``card`` (in
+    ``card_color``): the ``strong`` bot keeps only the worlds where an opponent's last play is
+    greedy's choice (``mazziere.uno.bots.strong.shown``). ``g`` is not changed."""
+    h = g.copy()
+    hand = h.hands[seat] + (card,)
+    h.hands[seat] = hand
+    h.discard[-1] = top
+    h.color, h.phase, h.current = color, PLAY, seat
+    h.pending, h.w4_by, h.drawn = 0, None, None
+    h.uno_seat, h.uno_called, h.uno_ready = None, False, None
+    h._legal_seat = -1
+    legal = tuple([a for a in h.legal_actions(seat) if type(a) is not CallUno])
+    a = decide(
+        Sight(
+            seat,
+            h.rules,
+            h.players,
+            PLAY,
+            seat,
+            h.direction,
+            hand,
+            tuple([len(x) for x in h.hands]),
+            top,
+            color,
+            False,
+            h.in_hand,
+            legal,
+        )
+    )
+    return (
+        isinstance(a, Play)
+        and len(a.cards) == 1
+        and a.cards[0] == card
+        and a.color == card_color
+        and a.target is None
+    )
 
 
 # ---------------------------------------------------------------------------------- rollouts

@@ -46,21 +46,23 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mazziere.cards.uno import FULL_DECK, WILD_FACE, Card, Color, card
+from mazziere.cards.uno import FULL_DECK, WILD4_FACE, WILD_FACE, Card, Color, card
 from mazziere.errors import MazziereError
 from mazziere.rng import SplitMixRng
 from mazziere.uno import Action, CallUno, Catch, ChooseColor, Phase, Play, View
 from mazziere.uno.bots.greedy import GreedyBot
-from mazziere.uno.bots.policy import Sight, call_or_catch, rollout
+from mazziere.uno.bots.policy import Sight, call_or_catch, greedy_chose, rollout
 from mazziere.uno.game import Game
 from mazziere.uno.matching import REVERSE_RANK, matches
 from mazziere.uno.position import parse_position
 
-ROLLOUTS = 600
+ROLLOUTS = 450
 """Rollouts per decision by default, shared out evenly among the candidates."""
 MARGIN = 1.0
 """Standard errors (of the paired differences) by which the best candidate's mean must beat
 greedy's choice to be played."""
+TRIES = 16
+"""Worlds dealt at most for one that agrees with what an opponent's play showed."""
 _GREEDY = GreedyBot()
 
 
@@ -142,20 +144,44 @@ class Deals:
     rebuilt as a checked position), the next ones are copies of it with the hidden cards
     shuffled again and a fresh random source (the same counts, so the same position)."""
 
-    __slots__ = ("hidden", "seats", "template", "under", "voids")
+    __slots__ = ("below", "hidden", "seats", "shown", "template", "tries", "under", "voids")
 
     def __init__(
-        self, v: View, rng: random.Random, voids: dict[int, frozenset[Card]] | None = None
+        self,
+        v: View,
+        rng: random.Random,
+        voids: dict[int, frozenset[Card]] | None = None,
+        shown: Shown | None = None,
+        tries: int = TRIES,
     ) -> None:
         self.voids = voids or {}
+        self.shown, self.tries = shown, tries
         self.template = determinize(v, rng)
         g = self.template
         self.seats = [s for s in range(g.players) if s != v.seat]
         self.under = len(g.discard) - 1
         self.hidden: list[Card] = [c for s in self.seats for c in g.hands[s]]
         self.hidden += g.discard[:-1] + g.draw_pile
+        self.below: list[Card] = []
+        if shown is not None and self.under > 0 and shown.top in self.hidden:
+            self.hidden.remove(shown.top)  # the bot's own card, under the top: not hidden
+            self.below = [shown.top]
+            self.under -= 1
 
     def deal(self, rng: random.Random) -> Game:
+        """A world; with an opponent's last play :class:`Shown`, one where greedy would have
+        made that play (up to ``tries`` worlds are dealt, the last kept if none is)."""
+        shown = self.shown
+        g = self._deal(rng)
+        if shown is None:
+            return g
+        for _ in range(self.tries - 1):
+            if greedy_chose(g, shown.seat, shown.top, shown.color, shown.card, shown.card_color):
+                return g
+            g = self._deal(rng)
+        return g
+
+    def _deal(self, rng: random.Random) -> Game:
         g = self.template.copy()
         cards = list(self.hidden)
         rng.shuffle(cards)
@@ -178,11 +204,48 @@ class Deals:
                 n = len(hands[s])
                 hands[s] = tuple(cards[at : at + n])
                 at += n
-        g.discard = cards[at : at + self.under] + g.discard[-1:]
+        g.discard = cards[at : at + self.under] + self.below + g.discard[-1:]
         g.draw_pile = cards[at + self.under :]
         g.rng = SplitMixRng(rng.getrandbits(64))
         g._legal_seat = -1
         return g
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """An opponent's last play, seen by the bot: ``seat`` played ``card`` (in ``card_color``)
+    on the bot's ``top`` in ``color`` (:func:`shown`)."""
+
+    seat: int
+    top: Card
+    color: Color | None
+    card: Card
+    card_color: Color | None
+
+
+def shown(v: View, last: _Played | None) -> Shown | None:
+    """Heads-up, what the opponent's play showed (module docstring): when the bot's last play
+    (a number or a plain wild) was answered by exactly one turn in which the opponent held
+    one card fewer after it (so it played the card now on top, from its hand), the worlds are
+    dealt so that greedy, holding that hand and the card, would have played it."""
+    assert v.seat is not None
+    rules = v.rules
+    if (
+        last is None
+        or last.key[0] != v.hand_no
+        or sum(v.in_hand) != 2
+        or v.phase not in (Phase.PLAY, Phase.PENDING, Phase.DRAWN)
+        or v.turns != last.turns + 2
+        or not (last.top == WILD_FACE or (last.top < WILD_FACE and last.top % 13 <= 9))
+    ):
+        return None
+    opp = next(s for s in range(v.players) if s != v.seat and v.in_hand[s])
+    if v.hand_counts[opp] != last.counts[opp] - 1 or v.top == WILD4_FACE:
+        return None
+    r = v.top % 13 if v.top < WILD_FACE else -1
+    if (r == 7 and rules.seven_swap) or (r == 0 and (rules.zero_rotate or rules.zero_gives_four)):
+        return None  # a play with a target, or hands moved: not read
+    return Shown(opp, last.top, last.color, v.top, v.color if v.top >= WILD_FACE else None)
 
 
 @dataclass(slots=True)
@@ -230,9 +293,11 @@ class StrongBot:
     name: str = "strong"
     rollouts: int = ROLLOUTS
     margin: float = MARGIN
+    read_plays: bool = True
+    """Deal the worlds so that the opponent's last play heads-up is greedy's (:func:`shown`)."""
     memory: dict[int, list[_Played]] = field(default_factory=dict, compare=False, repr=False)
     """Per seat: its last two plays (the latest last), from its own views and choices."""
-    turns: dict[int, tuple[tuple[int, int], dict[int, frozenset[Card]]]] = field(
+    turns: dict[int, tuple[tuple[int, int], dict[int, frozenset[Card]], Shown | None]] = field(
         default_factory=dict, compare=False, repr=False
     )
     """Per seat: the turn (hand, total turns) it last searched in, and what it inferred."""
@@ -258,7 +323,14 @@ class StrongBot:
         if len(choices) <= 1 or self.rollouts <= 0 or greedy not in choices:
             best = greedy
         else:
-            best = self.search(view, choices, choices.index(greedy), rng, self._known(view, key))
+            best = self.search(
+                view,
+                choices,
+                choices.index(greedy),
+                rng,
+                self._known(view, key),
+                self._shown(view, key),
+            )
         self._remember(view, key, best)
         if isinstance(best, Play) and len(view.hand) - len(best.cards) == 1 and CallUno() in legal:
             mine[-1].plan = best
@@ -272,9 +344,16 @@ class StrongBot:
         turn = self.turns.get(view.seat)
         if turn is None or turn[0] != key:
             mine = [p for p in self.memory.get(view.seat, []) if p.key != key]
-            turn = (key, voids(view, mine[-1] if mine else None))
+            last = mine[-1] if mine else None
+            turn = (key, voids(view, last), shown(view, last) if self.read_plays else None)
             self.turns[view.seat] = turn
         return turn[1]
+
+    def _shown(self, view: View, key: tuple[int, int]) -> Shown | None:
+        """:func:`shown` at this turn (worked out with :meth:`_known`)."""
+        assert view.seat is not None
+        self._known(view, key)
+        return self.turns[view.seat][2]
 
     def _remember(self, view: View, key: tuple[int, int], action: Action) -> None:
         """Note what the bot's play leaves on top (for :func:`voids` at its next turn)."""
@@ -302,27 +381,40 @@ class StrongBot:
         default: int,
         rng: random.Random,
         known: dict[int, frozenset[Card]] | None = None,
+        seen: Shown | None = None,
     ) -> Action:
         """The candidate with the best mean over the same determinizations (common random
         numbers), unless its lead over greedy's choice ``default`` on them is within ``margin``
-        standard errors of the paired differences: then greedy's (module docstring)."""
+        standard errors of the paired differences: then greedy's (module docstring). The
+        budget is spent in rounds (successive halving): each round plays every candidate
+        still in on the same fresh worlds, then keeps the better half (and greedy's)."""
         assert view.seat is not None
         seat = view.seat
         k = len(choices)
-        n = self.rollouts // k
-        if n < 2:
+        rounds = max(1, math.ceil(math.log2(k)))
+        if self.rollouts // rounds // k < 2:
             return choices[default]
         try:
-            deals = Deals(view, rng, known)
+            deals = Deals(view, rng, known, seen)
         except MazziereError:
             return choices[default]  # a position the view cannot rebuild: greedy's
-        values = [[0.0] * n for _ in range(k)]
-        for j in range(n):
-            g = deals.deal(rng)
-            for i in range(k):
-                values[i][j] = rollout(g.copy(), seat, choices[i])
-        totals = [sum(v) for v in values]
-        best = max(range(k), key=lambda i: (totals[i], i == default))
+        values: list[list[float]] = [[] for _ in range(k)]
+        alive = list(range(k))
+        left = self.rollouts
+        for r in range(rounds):
+            n = left // (rounds - r) // len(alive)
+            for _ in range(n):
+                g = deals.deal(rng)
+                for i in alive:
+                    values[i].append(rollout(g.copy(), seat, choices[i]))
+            left -= n * len(alive)
+            if r < rounds - 1 and len(alive) > 2:
+                ranked = sorted(alive, key=lambda i: -sum(values[i]))
+                keep = set(ranked[: max(2, (len(alive) + 1) // 2)]) | {default}
+                alive = [i for i in alive if i in keep]
+        n = len(values[default])
+        totals = {i: sum(values[i]) for i in alive}
+        best = max(alive, key=lambda i: (totals[i], i == default))
         if best == default:
             return choices[default]
         diffs = [b - d for b, d in zip(values[best], values[default], strict=True)]
