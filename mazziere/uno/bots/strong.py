@@ -17,19 +17,23 @@ card it could play on that top, a wild included, and is dealt none in all but on
 (the card it drew may be anything: greedy keeps a drawn wild). The inference is used for the
 rest of that turn (its play, a drawn card, a wild's colour).
 
-*The search* is one ply deep: its children are the bot's candidate actions. Each
-determinization is played out after every candidate with the same random stream for all of
-them (common random numbers: the candidates are compared on the same cards), by
-:class:`~mazziere.uno.bots.greedy.GreedyBot` in every seat (through :class:`SeatWindow`, a
-light window on the game: the same policy code as the bot, no view built per step), to the end
-of the hand (:data:`MAX_STEPS` at most). A hand is worth what the match counts
-(:func:`hand_value`): +1 for going out, -1 for another side going out, and with points to a
-target a hundredth per point won or given away. Half the budget plays every candidate; the best
-is then replayed against greedy's own choice on fresh determinizations and played only if it
-wins there by ``margin`` standard errors (picking and testing on the same deals would favour
-noise; rollouts that end in +-1 are too noisy to pick freely among many candidates at this
-budget): the search corrects greedy where the rollouts agree, and keeps it where they cannot
-tell.
+*What a play showed* (:func:`shown`). Heads-up, when the bot's last card (a number or a plain
+wild) was answered by one turn after which the opponent holds one card fewer, the opponent
+played the card now on top from its hand. The worlds are then dealt so that greedy, holding
+that hand and that card, would have chosen that very play
+(:func:`~mazziere.uno.bots.policy.greedy_chose`; up to :data:`TRIES` worlds are dealt for
+one). Against greedy the real hand always agrees; a random deal agrees about half the time.
+
+*The search* is one ply deep: its children are the bot's candidate actions. Each world is
+played out after every candidate still in (common random numbers: the candidates are compared
+on the same cards and the same shuffles) by greedy's rules of thumb in every seat
+(:func:`mazziere.uno.bots.policy.rollout`: the same compiled code as the ``greedy`` bot, read
+from the game's fields), to the end of the hand (:data:`~mazziere.uno.bots.policy.MAX_STEPS`
+at most). A hand is worth what the match counts (:func:`~mazziere.uno.bots.policy.hand_value`):
++1 for going out, -1 for another side going out, and with points to a target a hundredth per
+point won or given away. The budget is spent in rounds of successive halving (each round the
+better half of the candidates, and greedy's choice, stay in); the best mean is played unless
+its paired lead over greedy's choice is within ``margin`` standard errors (then greedy's).
 
 Calls of UNO, catches and every out-of-turn choice are greedy's (they have one right answer
 or are taken in no time). The bot never reads another seat's cards or the deck: everything
