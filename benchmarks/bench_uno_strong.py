@@ -47,7 +47,7 @@ def main() -> None:
                     for _ in range(10):
                         g = deals.deal(rng)
                         t = time.perf_counter()
-                        rollout(g, 0, v.legal[0], random.Random(rng.getrandbits(64)))
+                        rollout(g, 0, v.legal[0])
                         rollouts.append(time.perf_counter() - t)
                 t = time.perf_counter()
                 a = bot.act(v, rng)

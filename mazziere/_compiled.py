@@ -26,9 +26,11 @@ COMPILED_MODULES: tuple[str, ...] = (
     "mazziere.uno.scoring",
     "mazziere.uno.game",
     "mazziere.uno.vector",
+    "mazziere.uno.bots.policy",
 )
-"""Compiled with mypyc: the state, legal actions and ``push``, dealing and scoring, and the
-observation vector and action indices of :mod:`mazziere.rl`'s UNO environment."""
+"""Compiled with mypyc: the state, legal actions and ``push``, dealing and scoring, the
+observation vector and action indices of :mod:`mazziere.rl`'s UNO environment, and greedy's
+rules of thumb with the ``strong`` bot's rollouts."""
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 

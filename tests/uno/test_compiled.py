@@ -1,5 +1,6 @@
 """The compiled engine (mazziere/_compiled.py) is the pure one: the same random games give
-the same hash of every step, and the modules' doctests pass on the pure sources.
+the same hash of every step (and of greedy's decision at every step: its rules of thumb are
+compiled too), and the modules' doctests pass on the pure sources.
 
 The pure run happens in a subprocess with ``MAZZIERE_PURE=1`` (the guard then imports the
 ``.py`` sources); the in-process run uses whatever this install has, compiled or not, so on
@@ -22,6 +23,7 @@ TRACE = r"""
 import hashlib, json, random, sys
 from mazziere.rng import SplitMixRng
 from mazziere.uno import PRESETS, Game
+from mazziere.uno.bots.policy import Sight, decide
 from mazziere._compiled import compiled_state
 
 out = {"state": compiled_state()}
@@ -38,7 +40,8 @@ for name, rules in PRESETS.items():
             seat = g.current
             legal = g.legal_actions(seat)
             action = legal[pick.randrange(len(legal))]
-            h.update(f"{seat}:{action}:{len(legal)}".encode())
+            greedy = decide(Sight.of_game(g, seat))  # the compiled rules of thumb too
+            h.update(f"{seat}:{action}:{len(legal)}:{greedy}".encode())
             for e in g.push(action, seat):
                 h.update(str(e).encode())
             steps += 1

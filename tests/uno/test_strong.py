@@ -170,3 +170,83 @@ def test_strong_infers_a_seat_that_drew_held_nothing_playable(preset: str, playe
                 a = greedy.act(v, rng)
             s, _ = apply(s, s.current, a)
     assert inferred > 0
+
+
+def test_strong_determinizes_with_two_player_reverses_removed() -> None:
+    """Heads-up with ``two_player_reverse=removed`` the 8 Reverses are out of the game: the
+    sampled worlds leave them out too (and keep every Skip), so the search runs there."""
+    rules = find_preset("classic").with_options(two_player_reverse="removed")
+    rng = random.Random(3)
+    s = new_game(rules, 2, rng="removed")
+    v = view(s, s.current)
+    g = determinize(v, rng)
+    every = Counter(c for h in g.hands for c in h) + Counter(g.draw_pile) + Counter(g.discard)
+    assert every == Counter(c for h in s.hands for c in h) + Counter(s.draw_pile) + Counter(
+        s.discard
+    )
+    assert not any(c.kind.name == "REVERSE" for c in every)
+
+
+def test_strong_plays_the_best_mean_only_when_it_beats_greedy_by_the_margin(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every candidate is played out on the same worlds; the best mean is played when its
+    paired lead over greedy's choice exceeds ``margin`` standard errors, else greedy's."""
+    rules = find_preset("mattel")
+    s = new_game(rules, 2, rng="margin")
+    v = view(s, s.current)
+    choices = list(v.legal)[:3]
+    assert len(choices) == 3
+    rng = random.Random(1)
+    calls = [0]
+
+    def clear(g: Game, seat: int, first: Any) -> float:  # choice 2 always wins by 0.5
+        calls[0] += 1
+        return 0.5 if first == choices[2] else 0.0
+
+    monkeypatch.setattr(strong, "rollout", clear)
+    assert StrongBot(rollouts=30).search(v, choices, 0, rng) == choices[2]
+    assert 20 <= calls[0] <= 30
+
+    def noisy(g: Game, seat: int, first: Any) -> float:  # a lead within the noise
+        calls[0] += 1
+        return rng.choice((1.0, -1.0)) + (0.05 if first == choices[1] else 0.0)
+
+    monkeypatch.setattr(strong, "rollout", noisy)
+    assert StrongBot(rollouts=30, margin=3.0).search(v, choices, 0, rng) == choices[0]
+
+
+@pytest.mark.parametrize("preset", ["mattel", "classic", "online"])
+def test_strong_reads_an_opponents_last_play_as_greedy_would_have_made_it(preset: str) -> None:
+    """Heads-up, the opponent's play on the bot's card (one turn, one card fewer) is read as
+    greedy's choice: against greedy the real hand always agrees, and the worlds dealt agree
+    far more often than not (up to ``TRIES`` are dealt for one)."""
+    rules = find_preset(preset)
+    bot, greedy = StrongBot(rollouts=4), find_bot("greedy")
+    rng = random.Random(5)
+    read = agreed = dealt = 0
+    for game in range(10):
+        s = new_game(rules, 2, rng=f"shown{game}")
+        while not s.is_over and s.hand_no == 0:
+            v = view(s, s.current)
+            if s.current == 0:
+                seen = bot._shown(v, (v.hand_no, v.total_turns))
+                if seen is not None:
+                    read += 1
+                    assert seen.seat == 1 and seen.card == v.top
+                    assert strong.greedy_chose(
+                        s, 1, seen.top, seen.color, seen.card, seen.card_color
+                    )
+                    deals = strong.Deals(v, rng, None, seen)
+                    for _ in range(4):
+                        g = deals.deal(rng)
+                        assert len(g.hands[1]) == len(s.hands[1])
+                        dealt += 1
+                        agreed += strong.greedy_chose(
+                            g, 1, seen.top, seen.color, seen.card, seen.card_color
+                        )
+                a = bot.act(v, rng)
+            else:
+                a = greedy.act(v, rng)
+            s, _ = apply(s, s.current, a)
+    assert read >= 10 and agreed > 0.8 * dealt

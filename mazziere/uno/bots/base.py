@@ -31,10 +31,9 @@ class Bot(Protocol):
 
 
 class Seen(Protocol):
-    """The part of a :class:`View` the rule-of-thumb policies read. A :class:`View` is one;
-    so is a light window on a game the ``strong`` bot plays out in its head
-    (:class:`mazziere.uno.bots.strong.SeatWindow`), so that one policy serves both (greedy's
-    decisions are written once)."""
+    """The part of a :class:`View` the rule-of-thumb policies read
+    (:meth:`mazziere.uno.bots.policy.Sight.of_view` takes them; the ``strong`` bot's rollouts
+    take the same fields from a game, :meth:`~mazziere.uno.bots.policy.Sight.of_game`)."""
 
     @property
     def seat(self) -> int | None: ...

@@ -17,19 +17,23 @@ card it could play on that top, a wild included, and is dealt none in all but on
 (the card it drew may be anything: greedy keeps a drawn wild). The inference is used for the
 rest of that turn (its play, a drawn card, a wild's colour).
 
-*The search* is one ply deep: its children are the bot's candidate actions. Each
-determinization is played out after every candidate with the same random stream for all of
-them (common random numbers: the candidates are compared on the same cards), by
-:class:`~mazziere.uno.bots.greedy.GreedyBot` in every seat (through :class:`SeatWindow`, a
-light window on the game: the same policy code as the bot, no view built per step), to the end
-of the hand (:data:`MAX_STEPS` at most). A hand is worth what the match counts
-(:func:`hand_value`): +1 for going out, -1 for another side going out, and with points to a
-target a hundredth per point won or given away. Half the budget plays every candidate; the best
-is then replayed against greedy's own choice on fresh determinizations and played only if it
-wins there by ``margin`` standard errors (picking and testing on the same deals would favour
-noise; rollouts that end in +-1 are too noisy to pick freely among many candidates at this
-budget): the search corrects greedy where the rollouts agree, and keeps it where they cannot
-tell.
+*What a play showed* (:func:`shown`). Heads-up, when the bot's last card (a number or a plain
+wild) was answered by one turn after which the opponent holds one card fewer, the opponent
+played the card now on top from its hand. The worlds are then dealt so that greedy, holding
+that hand and that card, would have chosen that very play
+(:func:`~mazziere.uno.bots.policy.greedy_chose`; up to :data:`TRIES` worlds are dealt for
+one). Against greedy the real hand always agrees; a random deal agrees about half the time.
+
+*The search* is one ply deep: its children are the bot's candidate actions. Each world is
+played out after every candidate still in (common random numbers: the candidates are compared
+on the same cards and the same shuffles) by greedy's rules of thumb in every seat
+(:func:`mazziere.uno.bots.policy.rollout`: the same compiled code as the ``greedy`` bot, read
+from the game's fields), to the end of the hand (:data:`~mazziere.uno.bots.policy.MAX_STEPS`
+at most). A hand is worth what the match counts (:func:`~mazziere.uno.bots.policy.hand_value`):
++1 for going out, -1 for another side going out, and with points to a target a hundredth per
+point won or given away. The budget is spent in rounds of successive halving (each round the
+better half of the candidates, and greedy's choice, stay in); the best mean is played unless
+its paired lead over greedy's choice is within ``margin`` standard errors (then greedy's).
 
 Calls of UNO, catches and every out-of-turn choice are greedy's (they have one right answer
 or are taken in no time). The bot never reads another seat's cards or the deck: everything
@@ -46,27 +50,24 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mazziere.cards.uno import FULL_DECK, Card, Color, card
+from mazziere.cards.uno import FULL_DECK, WILD4_FACE, WILD_FACE, Card, Color, card
 from mazziere.errors import MazziereError
 from mazziere.rng import SplitMixRng
 from mazziere.uno import Action, CallUno, Catch, ChooseColor, Phase, Play, View
-from mazziere.uno import events as E
-from mazziere.uno.bots.greedy import GreedyBot, _call_or_catch
+from mazziere.uno.bots.greedy import GreedyBot
+from mazziere.uno.bots.policy import Sight, call_or_catch, greedy_chose, rollout
 from mazziere.uno.game import Game
-from mazziere.uno.matching import matches
+from mazziere.uno.matching import REVERSE_RANK, matches
 from mazziere.uno.position import parse_position
 
-ROLLOUTS = 64
-"""Rollouts per decision by default, shared out among the candidates (sequential halving)."""
-MAX_STEPS = 400
-"""Actions a rollout plays at most before the hand is scored by the cards held."""
-MARGIN = 1.5
-"""Standard errors by which the best candidate must beat greedy's on fresh games to be
-played."""
-POINT_WEIGHT = 0.01
-"""A point's worth against a hand won or lost (:func:`hand_value`)."""
+ROLLOUTS = 450
+"""Rollouts per decision by default, shared out evenly among the candidates."""
+MARGIN = 1.0
+"""Standard errors (of the paired differences) by which the best candidate's mean must beat
+greedy's choice to be played."""
+TRIES = 16
+"""Worlds dealt at most for one that agrees with what an opponent's play showed."""
 _GREEDY = GreedyBot()
-_REVERSE_RANK = 10
 
 
 def _text(cards: list[Card] | tuple[Card, ...]) -> str:
@@ -91,7 +92,7 @@ def determinize(v: View, rng: random.Random) -> Game:
     pool.subtract(v.hand)
     pool.subtract([v.top])
     if two_removed:
-        pool.subtract([c for c in FULL_DECK if c < 104 and c % 13 == _REVERSE_RANK])
+        pool.subtract([c for c in FULL_DECK if c < WILD_FACE and c % 13 == REVERSE_RANK])
     unknown = list(pool.elements())
     rng.shuffle(unknown)
     held: list[list[Card]] = []
@@ -142,153 +143,49 @@ def determinize(v: View, rng: random.Random) -> Game:
     return parse_position("uno " + " ".join(f"{k}={x}" for k, x in fields.items()), rules)
 
 
-class SeatWindow:
-    """What ``seat`` sees of a game being played out, read from the game's own fields when
-    asked: a :class:`~mazziere.uno.bots.base.Seen`, as a :class:`View` is, without building
-    a view each step. Only the rollouts use it, on determinized games (never the real one)."""
-
-    __slots__ = ("g", "players", "rules", "seat")
-
-    def __init__(self, g: Game, seat: int) -> None:
-        self.g, self.seat, self.rules, self.players = g, seat, g.rules, g.players
-
-    @property
-    def phase(self) -> Phase:
-        return self.g.phase
-
-    @property
-    def current(self) -> int:
-        return self.g.current
-
-    @property
-    def direction(self) -> int:
-        return self.g.direction
-
-    @property
-    def hand(self) -> tuple[Card, ...]:
-        return self.g.hands[self.seat]
-
-    @property
-    def hand_counts(self) -> list[int]:
-        return [len(h) for h in self.g.hands]
-
-    @property
-    def top(self) -> Card:
-        return self.g.discard[-1]
-
-    @property
-    def color(self) -> Color | None:
-        return self.g.color
-
-    @property
-    def challengeable(self) -> bool:
-        return self.g.w4_by is not None
-
-    @property
-    def in_hand(self) -> tuple[bool, ...]:
-        return self.g.in_hand
-
-    @property
-    def legal(self) -> tuple[Action, ...]:
-        return self.g.legal_actions(self.seat)
-
-    @property
-    def my_turn(self) -> bool:
-        return self.seat == self.g.current and self.g.phase is not Phase.OVER
-
-
-def _next_action(g: Game, rng: random.Random) -> tuple[int, Action]:
-    """Greedy in every seat, out-of-turn offers first (as :mod:`mazziere.sim.uno_sim`)."""
-    current = g.current
-    n = g.players
-    for k in range(1, n):
-        seat = (current + k) % n
-        if g.legal_actions(seat):
-            a = _GREEDY.act(SeatWindow(g, seat), rng)
-            if a is not None:
-                return seat, a
-    a = _GREEDY.act(SeatWindow(g, current), rng)
-    assert a is not None
-    return current, a
-
-
-def hand_value(g: Game, seat: int, e: E.HandEnded) -> float:
-    """A finished hand's worth for ``seat``'s side, as the match counts it: 1 for going out,
-    -1 for another side going out, 0 for nobody; where points decide the match, plus the
-    points won (every other side's cards) or minus those given away (its own side's), a
-    hundredth each (:data:`POINT_WEIGHT`)."""
-    if e.winner is None:
-        return 0.0
-    rules = g.rules
-    mine = sum(p for s, p in enumerate(e.points) if _same_side(g, seat, s))
-    if _same_side(g, seat, e.winner):
-        if rules.match == "single_hand" or rules.scoring != "winner":
-            return 1.0
-        return 1.0 + POINT_WEIGHT * (sum(e.points) - mine)
-    if rules.match == "single_hand":
-        return -1.0
-    return -1.0 - POINT_WEIGHT * mine
-
-
-def score(g: Game, seat: int) -> float:
-    """An unfinished hand's worth for ``seat``'s side (a rollout cut at :data:`MAX_STEPS`):
-    a fifth per card fewer than the best opponent holds, within -1 to 1."""
-    mine = min(len(g.hands[s]) for s in range(g.players) if _same_side(g, seat, s))
-    theirs = min(
-        (len(g.hands[s]) for s in range(g.players) if g.in_hand[s] and not _same_side(g, seat, s)),
-        default=mine,
-    )
-    return max(-1.0, min(1.0, 0.2 * (theirs - mine)))
-
-
-def rollout(g: Game, seat: int, first: Action, rng: random.Random, depth: int = MAX_STEPS) -> float:
-    """Play ``first`` for ``seat``, then greedy everywhere to the end of the hand:
-    :func:`hand_value` (a hand still going after ``depth`` actions: :func:`score`)."""
-    hand_no = g.hand_no
-    if (
-        isinstance(first, Play)
-        and len(g.hands[seat]) - len(first.cards) == 1
-        and CallUno() in g.legal_actions(seat)
-    ):
-        g.push(CallUno(), seat)  # the bot says UNO before such a play (greedy does)
-    events = g.push(first, seat)
-    steps = 0
-    while True:
-        for e in events:
-            if isinstance(e, E.HandEnded):
-                return hand_value(g, seat, e)
-        if g.result is not None or g.hand_no != hand_no:
-            return 0.0
-        if steps >= depth:
-            return score(g, seat)
-        s, a = _next_action(g, rng)
-        events = g.push(a, s)
-        steps += 1
-
-
-def _same_side(g: Game, seat: int, other: int) -> bool:
-    return seat == other or (g.rules.teams and seat % 2 == other % 2)
-
-
 class Deals:
     """Determinizations of one view, fast: the first is :func:`determinize`'s (the view
     rebuilt as a checked position), the next ones are copies of it with the hidden cards
     shuffled again and a fresh random source (the same counts, so the same position)."""
 
-    __slots__ = ("hidden", "seats", "template", "under", "voids")
+    __slots__ = ("below", "hidden", "seats", "shown", "template", "tries", "under", "voids")
 
     def __init__(
-        self, v: View, rng: random.Random, voids: dict[int, frozenset[Card]] | None = None
+        self,
+        v: View,
+        rng: random.Random,
+        voids: dict[int, frozenset[Card]] | None = None,
+        shown: Shown | None = None,
+        tries: int = TRIES,
     ) -> None:
         self.voids = voids or {}
+        self.shown, self.tries = shown, tries
         self.template = determinize(v, rng)
         g = self.template
         self.seats = [s for s in range(g.players) if s != v.seat]
         self.under = len(g.discard) - 1
         self.hidden: list[Card] = [c for s in self.seats for c in g.hands[s]]
         self.hidden += g.discard[:-1] + g.draw_pile
+        self.below: list[Card] = []
+        if shown is not None and self.under > 0 and shown.top in self.hidden:
+            self.hidden.remove(shown.top)  # the bot's own card, under the top: not hidden
+            self.below = [shown.top]
+            self.under -= 1
 
     def deal(self, rng: random.Random) -> Game:
+        """A world; with an opponent's last play :class:`Shown`, one where greedy would have
+        made that play (up to ``tries`` worlds are dealt, the last kept if none is)."""
+        shown = self.shown
+        g = self._deal(rng)
+        if shown is None:
+            return g
+        for _ in range(self.tries - 1):
+            if greedy_chose(g, shown.seat, shown.top, shown.color, shown.card, shown.card_color):
+                return g
+            g = self._deal(rng)
+        return g
+
+    def _deal(self, rng: random.Random) -> Game:
         g = self.template.copy()
         cards = list(self.hidden)
         rng.shuffle(cards)
@@ -311,11 +208,48 @@ class Deals:
                 n = len(hands[s])
                 hands[s] = tuple(cards[at : at + n])
                 at += n
-        g.discard = cards[at : at + self.under] + g.discard[-1:]
+        g.discard = cards[at : at + self.under] + self.below + g.discard[-1:]
         g.draw_pile = cards[at + self.under :]
         g.rng = SplitMixRng(rng.getrandbits(64))
         g._legal_seat = -1
         return g
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """An opponent's last play, seen by the bot: ``seat`` played ``card`` (in ``card_color``)
+    on the bot's ``top`` in ``color`` (:func:`shown`)."""
+
+    seat: int
+    top: Card
+    color: Color | None
+    card: Card
+    card_color: Color | None
+
+
+def shown(v: View, last: _Played | None) -> Shown | None:
+    """Heads-up, what the opponent's play showed (module docstring): when the bot's last play
+    (a number or a plain wild) was answered by exactly one turn in which the opponent held
+    one card fewer after it (so it played the card now on top, from its hand), the worlds are
+    dealt so that greedy, holding that hand and the card, would have played it."""
+    assert v.seat is not None
+    rules = v.rules
+    if (
+        last is None
+        or last.key[0] != v.hand_no
+        or sum(v.in_hand) != 2
+        or v.phase not in (Phase.PLAY, Phase.PENDING, Phase.DRAWN)
+        or v.turns != last.turns + 2
+        or not (last.top == WILD_FACE or (last.top < WILD_FACE and last.top % 13 <= 9))
+    ):
+        return None
+    opp = next(s for s in range(v.players) if s != v.seat and v.in_hand[s])
+    if v.hand_counts[opp] != last.counts[opp] - 1 or v.top == WILD4_FACE:
+        return None
+    r = v.top % 13 if v.top < WILD_FACE else -1
+    if (r == 7 and rules.seven_swap) or (r == 0 and (rules.zero_rotate or rules.zero_gives_four)):
+        return None  # a play with a target, or hands moved: not read
+    return Shown(opp, last.top, last.color, v.top, v.color if v.top >= WILD_FACE else None)
 
 
 @dataclass(slots=True)
@@ -363,9 +297,11 @@ class StrongBot:
     name: str = "strong"
     rollouts: int = ROLLOUTS
     margin: float = MARGIN
+    read_plays: bool = True
+    """Deal the worlds so that the opponent's last play heads-up is greedy's (:func:`shown`)."""
     memory: dict[int, list[_Played]] = field(default_factory=dict, compare=False, repr=False)
     """Per seat: its last two plays (the latest last), from its own views and choices."""
-    turns: dict[int, tuple[tuple[int, int], dict[int, frozenset[Card]]]] = field(
+    turns: dict[int, tuple[tuple[int, int], dict[int, frozenset[Card]], Shown | None]] = field(
         default_factory=dict, compare=False, repr=False
     )
     """Per seat: the turn (hand, total turns) it last searched in, and what it inferred."""
@@ -376,7 +312,7 @@ class StrongBot:
             return None
         if not view.my_turn:
             return _GREEDY.act(view, rng)
-        due = _call_or_catch(view)
+        due = call_or_catch(Sight.of_view(view, view.seat))
         if due is not None:
             return due
         key = (view.hand_no, view.total_turns)
@@ -391,7 +327,14 @@ class StrongBot:
         if len(choices) <= 1 or self.rollouts <= 0 or greedy not in choices:
             best = greedy
         else:
-            best = self.search(view, choices, choices.index(greedy), rng, self._known(view, key))
+            best = self.search(
+                view,
+                choices,
+                choices.index(greedy),
+                rng,
+                self._known(view, key),
+                self._shown(view, key),
+            )
         self._remember(view, key, best)
         if isinstance(best, Play) and len(view.hand) - len(best.cards) == 1 and CallUno() in legal:
             mine[-1].plan = best
@@ -405,9 +348,16 @@ class StrongBot:
         turn = self.turns.get(view.seat)
         if turn is None or turn[0] != key:
             mine = [p for p in self.memory.get(view.seat, []) if p.key != key]
-            turn = (key, voids(view, mine[-1] if mine else None))
+            last = mine[-1] if mine else None
+            turn = (key, voids(view, last), shown(view, last) if self.read_plays else None)
             self.turns[view.seat] = turn
         return turn[1]
+
+    def _shown(self, view: View, key: tuple[int, int]) -> Shown | None:
+        """:func:`shown` at this turn (worked out with :meth:`_known`)."""
+        assert view.seat is not None
+        self._known(view, key)
+        return self.turns[view.seat][2]
 
     def _remember(self, view: View, key: tuple[int, int], action: Action) -> None:
         """Note what the bot's play leaves on top (for :func:`voids` at its next turn)."""
@@ -435,45 +385,45 @@ class StrongBot:
         default: int,
         rng: random.Random,
         known: dict[int, frozenset[Card]] | None = None,
+        seen: Shown | None = None,
     ) -> Action:
-        """Greedy's choice ``default``, unless another candidate beats it (module docstring):
-        every candidate is played out on the same determinizations, the best is then played
-        against ``default`` on fresh ones (selecting and testing on the same games would
-        favour noise) and chosen only if it wins there by ``margin`` standard errors."""
+        """The candidate with the best mean over the same determinizations (common random
+        numbers), unless its lead over greedy's choice ``default`` on them is within ``margin``
+        standard errors of the paired differences: then greedy's (module docstring). The
+        budget is spent in rounds (successive halving): each round plays every candidate
+        still in on the same fresh worlds, then keeps the better half (and greedy's)."""
         assert view.seat is not None
         seat = view.seat
         k = len(choices)
-        budget = self.rollouts
-        if budget < k + 4:
+        rounds = max(1, math.ceil(math.log2(k)))
+        if self.rollouts // rounds // k < 2:
             return choices[default]
         try:
-            deals = Deals(view, rng, known)
+            deals = Deals(view, rng, known, seen)
         except MazziereError:
             return choices[default]  # a position the view cannot rebuild: greedy's
-
-        def value(i: int, g: Game, stream: int) -> float:
-            return rollout(g.copy(), seat, choices[i], random.Random(stream))
-
-        if k == 2:
-            best = 1 - default
-        else:
-            first = budget // (2 * k)
-            totals = [0.0] * k
-            for _ in range(first):
-                g, stream = deals.deal(rng), rng.getrandbits(64)
-                for i in range(k):
-                    totals[i] += value(i, g, stream)
-            best = max(range(k), key=lambda i: (totals[i], i == default))
-            if best == default:
-                return choices[default]
-            budget -= first * k
-        diffs = []
-        for _ in range(budget // 2):
-            g, stream = deals.deal(rng), rng.getrandbits(64)
-            diffs.append(value(best, g, stream) - value(default, g, stream))
-        n = len(diffs)
+        values: list[list[float]] = [[] for _ in range(k)]
+        alive = list(range(k))
+        left = self.rollouts
+        for r in range(rounds):
+            n = left // (rounds - r) // len(alive)
+            for _ in range(n):
+                g = deals.deal(rng)
+                for i in alive:
+                    values[i].append(rollout(g.copy(), seat, choices[i]))
+            left -= n * len(alive)
+            if r < rounds - 1 and len(alive) > 2:
+                ranked = sorted(alive, key=lambda i: -sum(values[i]))
+                keep = set(ranked[: max(2, (len(alive) + 1) // 2)]) | {default}
+                alive = [i for i in alive if i in keep]
+        n = len(values[default])
+        totals = {i: sum(values[i]) for i in alive}
+        best = max(alive, key=lambda i: (totals[i], i == default))
+        if best == default:
+            return choices[default]
+        diffs = [b - d for b, d in zip(values[best], values[default], strict=True)]
         mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
-        if mean > 0 and mean > self.margin * math.sqrt(var / n):
+        var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+        if mean > self.margin * math.sqrt(var / n):
             return choices[best]
         return choices[default]
