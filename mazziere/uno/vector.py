@@ -284,9 +284,7 @@ def observe_both(
     indices, or none when ``legal`` is ``None`` (``me`` is not to act): one call per step."""
     observe_into(obs, g, me, history)
     if legal is not None:
-        o: Any = mask
-        for i in legal:
-            o[i] = 1
+        mask_into(mask, legal)
 
 
 def advance(
