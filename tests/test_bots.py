@@ -33,6 +33,7 @@ from mazziere.uno import (
     view,
 )
 from mazziere.uno.bots import BOTS, AutoplayBot, Bot, GreedyBot, RandomBot, find_bot
+from mazziere.uno.bots.strong import StrongBot
 
 HOUSE_VARIANTS: list[dict[str, object]] = [
     {"jump_in": True, "seven_swap": True, "zero_gives_four": True},
@@ -68,8 +69,11 @@ def _check_bot(bot: Bot, v: View, rng: random.Random) -> None:
 def test_bots_return_legal_actions_over_random_views(
     label: str, rules: Rules, players: int
 ) -> None:
-    """Random play reaches varied views; every bot answers each with a legal action."""
-    every = [find_bot(name) for name in BOTS]
+    """Random play reaches varied views; every bot answers each with a legal action. The
+    search bot plays a small budget here (its legality does not depend on the budget, and at
+    its default of 450 rollouts a decision this sweep of thousands of views took over ten
+    minutes); tests/uno/test_strong.py checks it at its default budget."""
+    every = [StrongBot(rollouts=12) if name == "strong" else find_bot(name) for name in BOTS]
     rng = random.Random(label)
     for g in range(4):
         state = new_game(rules, players, f"bots:{label}:{g}")

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Final
 
 from mazziere.cards.uno import COLORS, FACE_COLOR, FACE_POINTS, WILD4_FACE, WILD_FACE, Card, Color
+from mazziere.uno import Phase
 from mazziere.uno import events as E
 from mazziere.uno.actions import (
     Accept,
@@ -38,7 +39,6 @@ from mazziere.uno.bots.base import Seen
 from mazziere.uno.game import Game
 from mazziere.uno.matching import wild4_legal, without_one
 from mazziere.uno.options import Rules
-from mazziere.uno.state import COLOR, DRAWN, OVER, PENDING, PLAY, Phase
 
 THREAT_CARDS: Final = 2
 """An opponent holding this many cards or fewer is about to go out: hit them."""
@@ -51,6 +51,12 @@ MAX_STEPS: Final = 400
 """Actions a rollout plays at most before the hand is scored by the cards held."""
 POINT_WEIGHT: Final = 0.01
 """A point's worth against a hand won or lost (:func:`hand_value`)."""
+
+PLAY: Final = Phase.PLAY
+DRAWN: Final = Phase.DRAWN
+PENDING: Final = Phase.PENDING
+COLOR: Final = Phase.COLOR
+OVER: Final = Phase.OVER
 
 _KIND: Final = tuple(f % 13 if f < WILD_FACE else 13 + f - WILD_FACE for f in range(54))
 """Each face's kind as an int (:class:`~mazziere.cards.uno.Kind`: 0-9, 10 Skip, 11 Reverse,
