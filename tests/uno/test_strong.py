@@ -142,11 +142,15 @@ def test_strong_budget_is_a_number_of_rollouts(monkeypatch: pytest.MonkeyPatch) 
     assert searched > 0 and 0 < most <= 20
 
 
-@pytest.mark.parametrize(("preset", "players"), [("mattel", 2), ("classic", 3), ("mattel", 4)])
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [("mattel", 2), ("classic", 3), ("mattel", 4), ("online", 4), ("classic", 6)],
+)
 def test_strong_infers_a_seat_that_drew_held_nothing_playable(preset: str, players: int) -> None:
-    """A seat that drew instead of playing on the bot's card (it is still on top, in its
-    colour) held nothing it could play on it: greedy opponents never break the assumption,
-    and every determinization deals such a seat at most one card it could have played."""
+    """A seat that drew instead of playing on the bot's card (or, at a bigger table, on the
+    card the one seat that played put on it) held nothing it could play on it: greedy
+    opponents never break the assumption, and every determinization deals such a seat at most
+    one card it could have played."""
     rules = find_preset(preset)
     bot, greedy = StrongBot(rollouts=4), find_bot("greedy")
     rng = random.Random(players)
@@ -158,7 +162,7 @@ def test_strong_infers_a_seat_that_drew_held_nothing_playable(preset: str, playe
             if s.current == 0:
                 known = bot._known(v, (v.hand_no, v.total_turns))
                 for seat, bad in known.items():
-                    assert seat != 0 and v.top in bad
+                    assert seat != 0 and (v.top in bad or players > 2)
                     assert sum(c in bad for c in s.hands[seat]) <= 1  # the truth agrees
                     for _ in range(3):
                         g = strong.Deals(v, rng, known).deal(rng)
@@ -250,3 +254,64 @@ def test_strong_reads_an_opponents_last_play_as_greedy_would_have_made_it(preset
                 a = greedy.act(v, rng)
             s, _ = apply(s, s.current, a)
     assert read >= 10 and agreed > 0.8 * dealt
+
+
+def _readings(rules: Any, players: int, games: int) -> tuple[int, int, int, int, int]:
+    """Strong (4 rollouts) in seat 0 against greedy, first hands: how often it read the turns
+    since its card only in part (some seats inferred, not every other one), how often the
+    truth broke an inference, how many plays it read, and how many dealt worlds agreed with
+    a read play out of how many were dealt."""
+    bot, greedy = StrongBot(rollouts=4), find_bot("greedy")
+    rng = random.Random(players)
+    partial = broken = read = agreed = dealt = 0
+    for game in range(games):
+        s = new_game(rules, players, rng=f"run{game}")
+        while not s.is_over and s.hand_no == 0:
+            v = view(s, s.current)
+            if s.current == 0:
+                key = (v.hand_no, v.total_turns)
+                known = bot._known(v, key)
+                partial += 0 < len(known) < sum(v.in_hand) - 1
+                broken += sum(sum(c in bad for c in s.hands[t]) > 1 for t, bad in known.items())
+                seen = bot._shown(v, key)
+                if seen is not None:
+                    read += 1
+                    assert seen.card == v.top and seen.seat not in known
+                    assert strong.greedy_chose(
+                        s, seen.seat, seen.top, seen.color, seen.card, seen.card_color
+                    )
+                    deals = strong.Deals(v, rng, known, seen)
+                    for _ in range(4):
+                        g = deals.deal(rng)
+                        dealt += 1
+                        agreed += strong.greedy_chose(
+                            g, seen.seat, seen.top, seen.color, seen.card, seen.card_color
+                        )
+                a = bot.act(v, rng)
+            else:
+                a = greedy.act(v, rng)
+            s, _ = apply(s, s.current, a)
+    return partial, broken, read, agreed, dealt
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 3), ("online", 3), ("classic", 4)])
+def test_strong_reads_the_turns_since_its_card_seat_by_seat_at_a_bigger_table(
+    preset: str, players: int
+) -> None:
+    """At three seats or more, the seats that drew one after another on the bot's card are
+    read even when a later seat played, and the seats that drew after that play are read on
+    the card it played; when the seat that played was the last before the bot, its play is
+    read as greedy's choice, like a heads-up answer. The truth of greedy opponents never
+    breaks either reading."""
+    partial, broken, read, agreed, dealt = _readings(find_preset(preset), players, 15)
+    assert partial > 0 and broken == 0
+    assert read > 0 and agreed > 0.75 * dealt
+
+
+def test_strong_reads_no_turn_seat_by_seat_where_a_rule_can_move_hands() -> None:
+    """Where 7s swap and 0s pass hands, a count says nothing about who played: only the
+    first reading (every other seat drew on the bot's card, still on top) is kept, and no
+    play is read at a bigger table."""
+    rules = find_preset("mattel").with_options(seven_swap=True, zero_rotate=True)
+    partial, broken, read, _agreed, _dealt = _readings(rules, 3, 15)
+    assert partial == 0 and read == 0 and broken == 0

@@ -8,19 +8,23 @@ see (the other hands, the draw pile, the discards under the top card) is shuffle
 cards it does not hold and dealt back in the public counts.
 
 *What the table showed* (:func:`voids`). The view has no history, so the bot keeps its own: the
-card it last played, the colour it left and the counts it saw (its memory, per seat; nothing
-but its own views and choices). When that card is still on top in that colour at its next turn
-and every other seat in the hand holds exactly one card more, each of them drew instead of
-playing. The bot assumes a player who can play does (greedy always does; a person who draws
-on purpose, where ``voluntary_draw`` allows it, breaks the assumption): such a seat held no
-card it could play on that top, a wild included, and is dealt none in all but one of its cards
-(the card it drew may be anything: greedy keeps a drawn wild). The inference is used for the
-rest of that turn (its play, a drawn card, a wild's colour).
+card it last played, the colour and direction it left and the counts it saw (its memory, per
+seat; nothing but its own views and choices). When that card is still on top in that colour at
+its next turn and every other seat in the hand holds exactly one card more, each of them drew
+instead of playing. The bot assumes a player who can play does (greedy always does; a person
+who draws on purpose, where ``voluntary_draw`` allows it, breaks the assumption): such a seat
+held no card it could play on that top, a wild included, and is dealt none in all but one of
+its cards (the card it drew may be anything: greedy keeps a drawn wild). With three seats or
+more the turns are read seat by seat (:func:`_in_turn`): when each other seat had one turn and
+either drew one card or played one, and at most one played, the seats that drew before that
+play drew on the bot's card and those after it on the card played (now on top). The inference
+is used for the rest of that turn (its play, a drawn card, a wild's colour).
 
-*What a play showed* (:func:`shown`). Heads-up, when the bot's last card (a number or a plain
-wild) was answered by one turn after which the opponent holds one card fewer, the opponent
-played the card now on top from its hand. The worlds are then dealt so that greedy, holding
-that hand and that card, would have chosen that very play
+*What a play showed* (:func:`shown`). When the bot's last card (a number or a plain wild) was
+answered heads-up by one turn after which the opponent holds one card fewer, or at a bigger
+table every other seat drew on it but the last before the bot, which holds one card fewer, that
+seat played the card now on top from its hand. The worlds are then dealt so that greedy,
+holding that hand and that card, would have chosen that very play
 (:func:`~mazziere.uno.bots.policy.greedy_chose`; up to :data:`TRIES` worlds are dealt for
 one). Against greedy the real hand always agrees; a random deal agrees about half the time.
 
@@ -228,27 +232,36 @@ class Shown:
 
 
 def shown(v: View, last: _Played | None) -> Shown | None:
-    """Heads-up, what the opponent's play showed (module docstring): when the bot's last play
+    """What an opponent's play showed (module docstring): heads-up, when the bot's last play
     (a number or a plain wild) was answered by exactly one turn in which the opponent held
-    one card fewer after it (so it played the card now on top, from its hand), the worlds are
-    dealt so that greedy, holding that hand and the card, would have played it."""
+    one card fewer after it (so it played the card now on top, from its hand); with three
+    seats or more, when every other seat but the last before the bot drew on that card
+    (:func:`_in_turn`) and the last holds one card fewer. The worlds are then dealt so that
+    greedy, holding that hand and the card, would have played it."""
     assert v.seat is not None
     rules = v.rules
     if (
         last is None
         or last.key[0] != v.hand_no
-        or sum(v.in_hand) != 2
         or v.phase not in (Phase.PLAY, Phase.PENDING, Phase.DRAWN)
-        or v.turns != last.turns + 2
         or not (last.top == WILD_FACE or (last.top < WILD_FACE and last.top % 13 <= 9))
+        or v.top == WILD4_FACE
     ):
-        return None
-    opp = next(s for s in range(v.players) if s != v.seat and v.in_hand[s])
-    if v.hand_counts[opp] != last.counts[opp] - 1 or v.top == WILD4_FACE:
         return None
     r = v.top % 13 if v.top < WILD_FACE else -1
     if (r == 7 and rules.seven_swap) or (r == 0 and (rules.zero_rotate or rules.zero_gives_four)):
         return None  # a play with a target, or hands moved: not read
+    if sum(v.in_hand) == 2:
+        if v.turns != last.turns + 2:
+            return None
+        opp = next(s for s in range(v.players) if s != v.seat and v.in_hand[s])
+        if v.hand_counts[opp] != last.counts[opp] - 1:
+            return None
+    else:
+        opp_or_none = _in_turn(v, last)[1]
+        if opp_or_none is None:
+            return None
+        opp = opp_or_none
     return Shown(opp, last.top, last.color, v.top, v.color if v.top >= WILD_FACE else None)
 
 
@@ -263,31 +276,110 @@ class _Played:
     """The colour it left: a wild's is filled in by the colour choice that follows."""
     counts: tuple[int, ...]
     turns: int
+    direction: int
+    """The direction of play it left (its card is plain: the one it saw)."""
     plan: Action | None = None
     """The play decided when the bot said UNO first: played next, without a new search."""
 
 
+def _plain(v: View, c: Card) -> bool:
+    """A number card or a plain wild whose play only passes the turn on (no target, no hands
+    moved) under the view's rules."""
+    rules = v.rules
+    if c == WILD_FACE:
+        return True
+    if c >= WILD_FACE or c % 13 > 9:
+        return False
+    r = c % 13
+    if r == 7:
+        return not rules.seven_swap
+    return not (r == 0 and (rules.zero_rotate or rules.zero_gives_four))
+
+
+def _in_turn(v: View, last: _Played) -> tuple[dict[int, frozenset[Card]], int | None]:
+    """With three seats or more in the hand, what the turns since the bot's last card showed
+    when each other seat either drew one card or played one, and at most one played: the
+    seats that drew before that play drew on the bot's card, those after it on the card now
+    on top (the one played); each is void on what it drew on (:func:`voids`). The seat that
+    played is returned when it was the last before the bot (its play is then read like a
+    heads-up answer, :func:`shown`), else ``None``. Read only when the bot's card was plain
+    (:func:`_plain`), the direction is still the one it left, each other seat had exactly one
+    turn, and no rule can move hands, jump in or play several cards at once; a seat that held
+    two cards (it may have played and been caught for a missed UNO) stops the reading."""
+    assert v.seat is not None
+    rules = v.rules
+    if (
+        sum(v.in_hand) < 3
+        or last.key[0] != v.hand_no
+        or v.phase not in (Phase.PLAY, Phase.PENDING, Phase.DRAWN)
+        or not _plain(v, last.top)
+        or v.direction != last.direction
+        or v.turns != last.turns + sum(v.in_hand)
+        or rules.seven_swap
+        or rules.zero_rotate
+        or rules.zero_gives_four
+        or rules.jump_in
+        or rules.multi_play
+        or rules.burn
+    ):
+        return {}, None
+    order: list[int] = []
+    s = v.seat
+    while True:
+        s = (s + v.direction) % v.players
+        while not v.in_hand[s]:
+            s = (s + v.direction) % v.players
+        if s == v.seat:
+            break
+        order.append(s)
+    before: list[int] = []
+    after: list[int] = []
+    played: int | None = None
+    for s in order:
+        delta = v.hand_counts[s] - last.counts[s]
+        if delta == 1 and last.counts[s] != 2:
+            (before if played is None else after).append(s)
+        elif delta == -1 and played is None:
+            played = s
+        else:  # a penalty, a second play, or a two-card hand: nothing more is read
+            after = []
+            played = -1
+            break
+    mine = frozenset(card(f) for f in range(54) if matches(f, last.top, last.color, rules))
+    out = dict.fromkeys(before, mine)
+    if played is not None and played >= 0 and v.phase is not Phase.PENDING:
+        now = frozenset(card(f) for f in range(54) if matches(f, v.top, v.color, rules))
+        out.update(dict.fromkeys(after, now))
+    return out, (played if played is not None and played >= 0 and not after else None)
+
+
 def voids(v: View, last: _Played | None) -> dict[int, frozenset[Card]]:
-    """Public inference: which cards each other seat cannot hold (module docstring). When the
-    bot's last play (a number or a wild) is still on top in the same colour, and every other
-    seat in the hand holds exactly one card more, each of them drew instead of playing:
-    assumed to have held no card it could play on that top, it is dealt no such card in all
-    but one of its cards (the one drawn, which it may have kept)."""
+    """Public inference: which cards each other seat cannot hold (module docstring). A seat
+    that drew instead of playing on the bot's last card is assumed to have held no card it
+    could play on it, and is dealt no such card in all but one of its cards (the one drawn,
+    which it may have kept). Such seats are: every other seat in the hand, when the bot's card
+    is still on top in the same colour and each holds exactly one card more; or, with three
+    seats or more, the run of seats right after the bot that drew one card each
+    (:func:`_in_turn`)."""
     assert v.seat is not None
     if (
         last is None
         or last.key[0] != v.hand_no
-        or v.phase not in (Phase.PLAY, Phase.DRAWN)
-        or v.top != last.top
-        or v.color != last.color
+        or v.phase not in (Phase.PLAY, Phase.DRAWN, Phase.PENDING)
         or v.turns != last.turns + sum(v.in_hand)
     ):
         return {}
+    bad = frozenset(card(f) for f in range(54) if matches(f, last.top, last.color, v.rules))
     others = [s for s in range(v.players) if s != v.seat and v.in_hand[s]]
-    if not others or any(v.hand_counts[s] != last.counts[s] + 1 for s in others):
-        return {}
-    bad = frozenset(card(f) for f in range(54) if matches(f, v.top, v.color, v.rules))
-    return dict.fromkeys(others, bad)
+    if (
+        v.phase is not Phase.PENDING
+        and v.top == last.top
+        and v.color == last.color
+        and others
+        and all(v.hand_counts[s] == last.counts[s] + 1 for s in others)
+    ):
+        return dict.fromkeys(others, bad)
+    return _in_turn(v, last)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,7 +463,7 @@ class StrongBot:
             return
         c = action.cards[-1]
         color = action.color if action.color is not None else c.color
-        played = _Played(key, c, color, view.hand_counts, view.turns)
+        played = _Played(key, c, color, view.hand_counts, view.turns, view.direction)
         if mine and mine[-1].key == key:
             mine[-1] = played
         else:
