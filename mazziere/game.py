@@ -26,6 +26,9 @@ from mazziere.errors import OptionError
 from mazziere.rng import ShakeRng
 from mazziere.textevents import TextEvent
 
+_EVENTS: dict[tuple[type, str], dict[str, Any]] = {}
+"""Structured forms of event texts, by event family and text (:meth:`GameSession.event_wire`)."""
+
 REGISTRY: dict[str, str] = {
     "uno": "mazziere.uno.session:UnoSession",
     "casino": "mazziere.casino.session:CasinoSession",
@@ -181,8 +184,18 @@ class GameSession(ABC):
 
     @classmethod
     def event_wire(cls, text: str) -> dict[str, Any]:
-        """The structured form of one recorded event text."""
-        return wire.event(cls.event_base.parse(text))
+        """The structured form of one recorded event text, built once per text (as
+        :func:`mazziere.wire.action` does for actions): the same texts recur in every hand and
+        go to every seat, and parsing them again was 4% of the server's CPU under load.
+        Callers must not change the dict."""
+        key = (cls.event_base, text)
+        got = _EVENTS.get(key)
+        if got is None:
+            got = wire.event(cls.event_base.parse(text))
+            if len(_EVENTS) >= wire.CACHE_MAX:
+                _EVENTS.clear()
+            _EVENTS[key] = got
+        return got
 
     @classmethod
     def action_wire(cls, text: str) -> dict[str, Any]:

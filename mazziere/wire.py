@@ -55,10 +55,11 @@ def _fields(obj: object) -> dict[str, Any]:
 
 
 _ACTIONS: dict[tuple[type, str], dict[str, Any]] = {}
-_ACTIONS_MAX = 100_000
+CACHE_MAX = 100_000
 """Structured forms kept, by action class and text (the text determines the action): the
 same actions recur in every update (a poker bet round lists every amount), so each form is
-built once. Callers must not change the dict."""
+built once (events too: :meth:`mazziere.game.GameSession.event_wire`). A full cache is emptied
+and starts again. Callers must not change the dict."""
 
 
 def action(a: object) -> dict[str, Any]:
@@ -69,7 +70,7 @@ def action(a: object) -> dict[str, Any]:
     got = _ACTIONS.get(key)
     if got is None:
         got = {"text": text, "kind": kind_of(type(a)), **_fields(a)}
-        if len(_ACTIONS) >= _ACTIONS_MAX:
+        if len(_ACTIONS) >= CACHE_MAX:
             _ACTIONS.clear()
         _ACTIONS[key] = got
     return got

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from mazziere import game as game_module
+from mazziere import wire
 from mazziere.game import GameSession, find_game, game_names, new_seed
 from mazziere.server.protocol import json_schema
 
@@ -59,6 +61,32 @@ def test_every_action_and_event_has_a_structured_form_in_the_schema(name: str) -
                 _check(ev, schema["events"][ev["type"]])
                 seen_types.add(ev["type"])
     assert len(seen_kinds) >= 3 and len(seen_types) >= 4, (seen_kinds, seen_types)
+
+
+@pytest.mark.parametrize("name", ["uno", "casino", "poker"])
+def test_an_event_texts_structured_form_is_built_once_and_is_a_fresh_parse(name: str) -> None:
+    """``event_wire`` keeps each text's structured form (the server sends the same texts to
+    every seat, hand after hand): what it returns is what parsing the text gives, the same
+    object the next time, and a full cache starts again without changing any answer."""
+    kind = find_game(name)
+    texts: list[str] = []
+    for seed in range(3):
+        g = _games(name, seed)
+        rnd = random.Random(seed)
+        for _ in range(400):
+            if g.is_over:
+                break
+            seat = g.deciders()[0]
+            move = g.bot_move(seat)
+            text = move if move is not None else rnd.choice(g.legal_wire(seat))["text"]
+            texts += [t for t, _, _ in g.apply(seat, text, "player").events]
+    assert len(texts) > 50
+    for t in texts:
+        first = kind.event_wire(t)
+        assert first == wire.event(kind.event_base.parse(t))
+        assert kind.event_wire(t) is first
+    game_module._EVENTS.clear()
+    assert all(kind.event_wire(t) == wire.event(kind.event_base.parse(t)) for t in texts)
 
 
 def test_new_seed_is_256_bits() -> None:

@@ -11,6 +11,7 @@ from mazziere import wire
 from mazziere.errors import OptionError
 from mazziere.fields import check_values
 from mazziere.game import GameSession, Step, TableRules, bot_random, event_rows, seed_rng
+from mazziere.poker import View
 from mazziere.poker import actions as PA
 from mazziere.poker import engine as poker
 from mazziere.poker.bots import LEVELS, find_bot
@@ -162,11 +163,18 @@ class PokerSession(GameSession):
         return [str(a) for a in self._legal_actions(seat)]
 
     def legal_wire(self, seat: int) -> list[dict[str, Any]]:
-        """The legal actions' structured forms, straight from the engine's objects."""
-        return [wire.action(a) for a in self._legal_actions(seat)]
+        """The legal actions' structured forms (:meth:`_legal_of`)."""
+        return _legal_of(poker.view(self.state, seat))
+
+    def seat_view(self, seat: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The view and the legal actions from one engine view (an update needs both)."""
+        v = poker.view(self.state, seat)
+        return self._view_json(v), _legal_of(v)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        v = poker.view(self.state, seat)
+        return self._view_json(poker.view(self.state, seat))
+
+    def _view_json(self, v: View) -> dict[str, Any]:
         items = self.rules.items
         return {
             "seat": v.seat,
@@ -219,3 +227,26 @@ class PokerSession(GameSession):
             return None
         v = poker.view(self.state, COMPUTER)
         return str(find_bot(self.level).act(v, bot_random(self.seed, self.seq)))
+
+
+_BETS: dict[tuple[tuple[str, ...], tuple[int, int] | None], list[dict[str, Any]]] = {}
+"""The structured legal actions of a betting turn, by its words and bet range (they are all it
+depends on): a betting turn lists every amount, each update of a poker table listed them again,
+and that listing was about 5% of the server's CPU under load."""
+
+
+def _legal_of(v: View) -> list[dict[str, Any]]:
+    """``v``'s legal actions in their structured forms, in the engine's order
+    (:attr:`mazziere.poker.View.legal`). A betting turn's list is built once per words and
+    bet range and shared (callers must not change it); a draw lists the subsets of the hand.
+    """
+    if "draw" in v.words:
+        return [wire.action(a) for a in v.legal]
+    key = (v.words, v.bet_range)
+    got = _BETS.get(key)
+    if got is None:
+        got = [wire.action(a) for a in v.legal]
+        if len(_BETS) >= wire.CACHE_MAX:
+            _BETS.clear()
+        _BETS[key] = got
+    return got

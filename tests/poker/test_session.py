@@ -5,19 +5,28 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from mazziere.game import new_seed
 from mazziere.poker.session import PokerSession
 
 
-def test_legal_wire_is_the_parsed_legal_text_on_every_state_of_random_games() -> None:
-    rng = random.Random(2)
+@pytest.mark.parametrize("deck", [32, 52])
+def test_legal_wire_is_the_parsed_legal_text_on_every_state_of_random_games(deck: int) -> None:
+    """The structured legal actions (a betting turn's list is built once per words and bet
+    range, and shared) are the engine's, in its order, for the seat to act and the other."""
+    rng = random.Random(deck)
     states = 0
     for _ in range(4):
-        s = PokerSession({"level": "easy", "preset": "classic", "options": {}}, new_seed())
+        s = PokerSession({"level": "easy", "deck": deck, "options": {}}, new_seed())
         while not s.is_over and states < 1500:
             seat = s.state.current
             texts = s.legal(seat)
             assert s.legal_wire(seat) == [PokerSession.action_wire(t) for t in texts]
+            view, legal = s.seat_view(seat)  # an update's pair, from one engine view
+            assert view == s.view(seat) and legal == s.legal_wire(seat)
+            other = s.seat_view(1 - seat)
+            assert other == (s.view(1 - seat), []) or s.legal(1 - seat) != []
             assert s.legal(seat) == texts  # the cached listing is the same
             s.apply(seat, rng.choice(texts), "player")
             states += 1
