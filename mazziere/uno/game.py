@@ -144,6 +144,7 @@ class Game(GameData):
         g._variants = _variants_table(rules.seven_swap, rules.zero_gives_four)
         g._legal, g._legal_seat = (), -1
         g.events = []
+        g.halt = False
         g.hand_no = -1
         g.active = (True,) * players
         sides = 2 if rules.teams else players

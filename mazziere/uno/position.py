@@ -319,6 +319,7 @@ def parse_position(text: str, rules: Rules) -> Game:
     g.rules, g.players = rules, players
     g._variants = _variants_table(rules.seven_swap, rules.zero_gives_four)
     g._legal, g._legal_seat, g.events = (), -1, []
+    g.halt = False
     g.hand_no = _int("hand", get("hand", "0"))
     g.dealer = _req_seat("dealer", get("dealer", "0"), players)
     g.current = _req_seat("turn", get("turn", "0"), players)

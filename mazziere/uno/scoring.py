@@ -48,6 +48,9 @@ def end_hand(g: GameData, winner: int | None, reason: str) -> None:
         )
     )
     g.uno_seat, g.uno_ready = None, None
+    if g.halt:  # a search's playout: the hand's value is all it needs (GameData.halt)
+        g.phase = OVER
+        return
     _after_hand(g, winner, points)
 
 

@@ -118,7 +118,7 @@ class GameData:
     """Everything about a match in progress (see module docstring). Change it only through
     :meth:`mazziere.uno.game.Game.push`; read any field freely."""
 
-    __slots__ = (*FIELDS, "_legal", "_legal_seat", "events")
+    __slots__ = (*FIELDS, "_legal", "_legal_seat", "events", "halt")
 
     rules: Rules
     players: int
@@ -166,6 +166,11 @@ class GameData:
     """The events of the action being applied (the last ``push``'s)."""
     _legal: tuple[Any, ...]
     _legal_seat: int
+    halt: bool
+    """A search's playout (:func:`mazziere.uno.bots.policy.rollout`): the hand's end stops the
+    game there, scored (its ``HandEnded`` event) but with nothing after it (phase ``over``, no
+    next hand dealt, no result). Not part of the position: false in every new, parsed or
+    copied game until the playout sets it."""
 
     # ------------------------------------------------------------------ values
     def copy(self) -> Self:
@@ -179,6 +184,7 @@ class GameData:
         c.last_draw = list(self.last_draw)
         c.events = []
         c._legal, c._legal_seat = self._legal, self._legal_seat
+        c.halt = False
         return c
 
     def replace(self, **changes: Any) -> Self:

@@ -315,3 +315,36 @@ def test_strong_reads_no_turn_seat_by_seat_where_a_rule_can_move_hands() -> None
     rules = find_preset("mattel").with_options(seven_swap=True, zero_rotate=True)
     partial, broken, read, _agreed, _dealt = _readings(rules, 3, 15)
     assert partial == 0 and read == 0 and broken == 0
+
+
+@pytest.mark.parametrize("preset", ["mattel", "classic", "house"])
+def test_a_playout_stops_at_the_hands_end_scored_as_the_match_scores_it(preset: str) -> None:
+    """A rollout's game is halted (``GameData.halt``): the move that ends a hand ends it with
+    the same scoring event as in the match, then stops there (phase over, no next hand dealt,
+    no result), where the match deals the next hand or finishes; copies are never halted."""
+    from mazziere.uno.bots.policy import next_action, rollout
+    from mazziere.uno.events import HandEnded
+    from mazziere.uno.state import OVER
+
+    rules = find_preset(preset).with_options(match="target_points")
+    ends = 0
+    for game in range(6):
+        g = Game.new(rules, 3, rng=f"halt{game}")
+        while g.result is None and ends < 40:
+            seat, a = next_action(g)
+            halted = g.copy()
+            halted.halt = True
+            assert not halted.copy().halt
+            mine = halted.push(a, seat)
+            theirs = g.push(a, seat)
+            ended = [e for e in theirs if isinstance(e, HandEnded)]
+            if not ended:
+                assert mine == theirs and halted == g
+                continue
+            ends += 1
+            assert [e for e in mine if isinstance(e, HandEnded)] == ended
+            assert halted.phase is OVER and halted.result is None
+            assert halted.hand_no == g.hand_no - 1 or g.result is not None
+            v = rollout(g.copy(), g.current, next_action(g)[1]) if g.result is None else 0.0
+            assert -3.0 <= v <= 3.0
+    assert ends >= 6

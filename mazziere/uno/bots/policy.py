@@ -526,7 +526,9 @@ def _ended(g: Game, seat: int, events: list[E.Event]) -> float | None:
 def rollout(g: Game, seat: int, first: Action, depth: int = MAX_STEPS) -> float:
     """Play ``first`` for ``seat`` (saying UNO first where greedy would), then greedy in every
     seat to the end of the hand: :func:`hand_value` (a hand still going after ``depth``
-    actions: :func:`score`). ``g`` is played in place."""
+    actions: :func:`score`). ``g`` is played in place, and stops at the hand's end
+    (:attr:`~mazziere.uno.state.GameData.halt`: the next hand is not dealt)."""
+    g.halt = True
     hand_no = g.hand_no
     if (
         isinstance(first, Play)
