@@ -9,12 +9,13 @@ import sqlite3
 from datetime import datetime
 
 import pytest
+from sqlalchemy import text as sa_text
 
 from mazziere.game import Step
 from mazziere.server.store import accounts, hands, ledger
 from mazziere.server.store import tables as table_rows
 from mazziere.server.store.db import Database
-from mazziere.server.store.hot import driver, lite
+from mazziere.server.store.hot import driver, json_dumps, json_loads, lite
 from mazziere.server.store.models import GameTable, Hand, HandAction, HandPlayer
 
 
@@ -182,3 +183,35 @@ async def test_a_refused_posting_in_a_group_commit_is_undone_and_the_job_goes_on
     async with database.session() as db:
         assert await ledger.balance(db, me) == 350
         assert (await ledger.check(db)).ok
+
+
+async def test_json_columns_are_written_by_one_encoder_on_every_path(database: Database) -> None:
+    """store/hot.py ``json_dumps`` writes every JSON column: the ORM's, the hot statements'
+    (on sqlite3 in a group commit, through the session, on asyncpg), compact and in UTF-8,
+    and what is read back is what was written."""
+    table_id = await _table(database)
+    async with database.write() as db:
+        acc = await accounts.sign_up(db, "jose", "correct horse", 500)
+    hands_made = [await database.commit_together(lambda db: _a_hand(db, table_id, acc.id))]
+    async with database.write() as db:
+        hands_made.append(await _a_hand(db, table_id, acc.id))
+        row = await table_rows.create(
+            db, "uno", "tàvolo", {"nome": "Città", "n": [1]}, 2, None, 30.0
+        )
+    columns = [("game_tables", "config", row.id)]
+    columns += [("hands", "setup", h) for h in hands_made]
+    columns += [("hands", "result", h) for h in hands_made]
+    async with database.session() as db:
+        for h in hands_made:
+            steps = await hands.actions_of(db, h)
+            columns += [("hand_actions", "events", s.id) for s in steps]
+        for table, column, key in columns:
+            raw = (
+                await db.execute(
+                    sa_text(f"SELECT CAST({column} AS TEXT) FROM {table} WHERE id = :k"), {"k": key}
+                )
+            ).scalar_one()
+            assert isinstance(raw, str) and raw == json_dumps(json_loads(raw)), (table, raw)
+        config = (await db.get(GameTable, row.id)).config  # type: ignore[union-attr]
+        assert config == {"nome": "Città", "n": [1]}
+        assert "Città" in json_dumps(config)

@@ -32,7 +32,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
-from mazziere.server.store.hot import Hot
+from mazziere.server.store.hot import Hot, json_dumps, json_loads
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 MIGRATE_LOCK = 0x6D617A7A
@@ -71,7 +71,7 @@ class Database:
     def __init__(self, url: str) -> None:
         self.url = normalize_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
-        kwargs: dict[str, object] = {}
+        kwargs: dict[str, object] = {"json_serializer": json_dumps, "json_deserializer": json_loads}
         if not self.is_sqlite:
             kwargs.update(pool_size=10, max_overflow=20)
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
@@ -82,7 +82,11 @@ class Database:
         """SQLite: the group commit's own sessions, on a synchronous engine (see
         :class:`_InlineSession`)."""
         if self.is_sqlite:
-            sync_engine = create_engine(self.url.replace("+aiosqlite", "", 1))
+            sync_engine = create_engine(
+                self.url.replace("+aiosqlite", "", 1),
+                json_serializer=json_dumps,
+                json_deserializer=json_loads,
+            )
             event.listen(sync_engine, "connect", _sqlite_pragmas)
             self._sync = sessionmaker(sync_engine, expire_on_commit=False)
         # SQLite has one writer at a time: queue writers here instead of letting them spin on
