@@ -161,12 +161,14 @@ def test_strong_infers_a_seat_that_drew_held_nothing_playable(preset: str, playe
             v = view(s, s.current)
             if s.current == 0:
                 known = bot._known(v, (v.hand_no, v.total_turns))
-                for seat, bad in known.items():
-                    assert seat != 0 and (v.top in bad or players > 2)
-                    assert sum(c in bad for c in s.hands[seat]) <= 1  # the truth agrees
+                for seat, marks in known.items():
+                    assert seat != 0 and marks
+                    for bad, allowed in marks:  # the truth agrees
+                        assert sum(c in bad for c in s.hands[seat]) <= allowed
                     for _ in range(3):
                         g = strong.Deals(v, rng, known).deal(rng)
-                        assert sum(c in bad for c in g.hands[seat]) <= 1
+                        for bad, allowed in marks:
+                            assert sum(c in bad for c in g.hands[seat]) <= allowed
                         assert len(g.hands[seat]) == len(s.hands[seat])
                 inferred += len(known)
                 a = bot.act(v, rng)
@@ -256,27 +258,34 @@ def test_strong_reads_an_opponents_last_play_as_greedy_would_have_made_it(preset
     assert read >= 10 and agreed > 0.8 * dealt
 
 
-def _readings(rules: Any, players: int, games: int) -> tuple[int, int, int, int, int]:
+def _readings(rules: Any, players: int, games: int) -> tuple[int, int, int, int, int, int]:
     """Strong (4 rollouts) in seat 0 against greedy, first hands: how often it read the turns
-    since its card only in part (some seats inferred, not every other one), how often the
-    truth broke an inference, how many plays it read, and how many dealt worlds agreed with
-    a read play out of how many were dealt."""
+    since its card only in part (some seats inferred, not every other one), how many marks
+    it carried from earlier rounds, how often the truth broke a mark, how many plays it read,
+    and how many dealt worlds agreed with a read play out of how many were dealt."""
     bot, greedy = StrongBot(rollouts=4), find_bot("greedy")
     rng = random.Random(players)
-    partial = broken = read = agreed = dealt = 0
+    partial = kept = broken = read = agreed = dealt = 0
     for game in range(games):
         s = new_game(rules, players, rng=f"run{game}")
         while not s.is_over and s.hand_no == 0:
             v = view(s, s.current)
             if s.current == 0:
                 key = (v.hand_no, v.total_turns)
+                mine = [p for p in bot.memory.get(0, []) if p.key != key]
+                fresh = strong.voids(v, mine[-1] if mine else None)
+                partial += 0 < len(fresh) < sum(v.in_hand) - 1
                 known = bot._known(v, key)
-                partial += 0 < len(known) < sum(v.in_hand) - 1
-                broken += sum(sum(c in bad for c in s.hands[t]) > 1 for t, bad in known.items())
+                kept += sum(len(marks) for marks in known.values()) - len(fresh)
+                broken += sum(
+                    sum(c in bad for c in s.hands[t]) > a
+                    for t, marks in known.items()
+                    for bad, a in marks
+                )
                 seen = bot._shown(v, key)
                 if seen is not None:
                     read += 1
-                    assert seen.card == v.top and seen.seat not in known
+                    assert seen.card == v.top and seen.seat not in fresh
                     assert strong.greedy_chose(
                         s, seen.seat, seen.top, seen.color, seen.card, seen.card_color
                     )
@@ -291,7 +300,7 @@ def _readings(rules: Any, players: int, games: int) -> tuple[int, int, int, int,
             else:
                 a = greedy.act(v, rng)
             s, _ = apply(s, s.current, a)
-    return partial, broken, read, agreed, dealt
+    return partial, kept, broken, read, agreed, dealt
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 3), ("online", 3), ("classic", 4)])
@@ -303,9 +312,22 @@ def test_strong_reads_the_turns_since_its_card_seat_by_seat_at_a_bigger_table(
     the card it played; when the seat that played was the last before the bot, its play is
     read as greedy's choice, like a heads-up answer. The truth of greedy opponents never
     breaks either reading."""
-    partial, broken, read, agreed, dealt = _readings(find_preset(preset), players, 15)
+    partial, _kept, broken, read, agreed, dealt = _readings(find_preset(preset), players, 15)
     assert partial > 0 and broken == 0
     assert read > 0 and agreed > 0.75 * dealt
+
+
+@pytest.mark.parametrize(("preset", "players"), [("mattel", 3), ("classic", 4), ("online", 4)])
+def test_strong_carries_what_a_seat_cannot_hold_from_round_to_round(
+    preset: str, players: int
+) -> None:
+    """A seat that drew on a card it could not follow keeps that mark over the next rounds,
+    allowed one more such card for each card it took in since (a card played keeps it true):
+    marks are carried (only over a plain round: each seat one turn, the direction kept), and
+    the real hands of greedy opponents never break one."""
+    _partial, kept, broken, _read, _agreed, _dealt = _readings(find_preset(preset), players, 15)
+    assert kept >= 3 and broken == 0
+    assert _readings(find_preset(preset), 2, 15)[1] == 0  # not carried heads-up (yet)
 
 
 def test_strong_reads_no_turn_seat_by_seat_where_a_rule_can_move_hands() -> None:
@@ -313,8 +335,8 @@ def test_strong_reads_no_turn_seat_by_seat_where_a_rule_can_move_hands() -> None
     first reading (every other seat drew on the bot's card, still on top) is kept, and no
     play is read at a bigger table."""
     rules = find_preset("mattel").with_options(seven_swap=True, zero_rotate=True)
-    partial, broken, read, _agreed, _dealt = _readings(rules, 3, 15)
-    assert partial == 0 and read == 0 and broken == 0
+    partial, kept, broken, read, _agreed, _dealt = _readings(rules, 3, 15)
+    assert partial == 0 and kept == 0 and read == 0 and broken == 0
 
 
 @pytest.mark.parametrize("preset", ["mattel", "classic", "house"])

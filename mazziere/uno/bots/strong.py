@@ -147,25 +147,44 @@ def determinize(v: View, rng: random.Random) -> Game:
     return parse_position("uno " + " ".join(f"{k}={x}" for k, x in fields.items()), rules)
 
 
+def _layers(n: int, marks: list[tuple[frozenset[Card], int]]) -> list[tuple[int, frozenset[Card]]]:
+    """How a seat with ``n`` cards and ``marks`` is dealt: its cards in layers by age, each
+    ``(size, bad)`` dealt from cards outside ``bad``. With the marks from the oldest (the
+    most cards allowed: taken in since it was made) to the newest, the cards it held before
+    the oldest avoid every mark's cards, those taken in between two marks avoid the later
+    marks', and the newest ones (the card drawn last) may be anything. One mark of one card
+    allowed: all but one card outside it, and one card at random."""
+    order = sorted(marks, key=lambda m: -m[1])
+    out: list[tuple[int, frozenset[Card]]] = []
+    held = n
+    for i, (_, allowed) in enumerate(order):
+        allowed = min(allowed, n)
+        avoid = frozenset().union(*(bad for bad, _ in order[i:]))
+        out.append((held - allowed if held > allowed else 0, avoid))
+        held = min(held, allowed)
+    out.append((held, frozenset()))
+    return out
+
+
 class Deals:
     """Determinizations of one view, fast: the first is :func:`determinize`'s (the view
     rebuilt as a checked position), the next ones are copies of it with the hidden cards
     shuffled again and a fresh random source (the same counts, so the same position)."""
 
-    __slots__ = ("below", "hidden", "seats", "shown", "template", "tries", "under", "voids")
+    __slots__ = ("below", "hidden", "layers", "seats", "shown", "template", "tries", "under")
 
     def __init__(
         self,
         v: View,
         rng: random.Random,
-        voids: dict[int, frozenset[Card]] | None = None,
+        voids: Marks | None = None,
         shown: Shown | None = None,
         tries: int = TRIES,
     ) -> None:
-        self.voids = voids or {}
         self.shown, self.tries = shown, tries
         self.template = determinize(v, rng)
         g = self.template
+        self.layers = {s: _layers(len(g.hands[s]), marks) for s, marks in (voids or {}).items()}
         self.seats = [s for s in range(g.players) if s != v.seat]
         self.under = len(g.discard) - 1
         self.hidden: list[Card] = [c for s in self.seats for c in g.hands[s]]
@@ -195,17 +214,27 @@ class Deals:
         rng.shuffle(cards)
         hands = g.hands
         dealt: set[int] = set()
-        for s, bad in self.voids.items():  # all but one card from outside ``bad``
-            n = len(hands[s])
+        for s, layers in self.layers.items():
             kept: list[Card] = []
-            rest: list[Card] = []
-            for c in cards:
-                (kept if len(kept) < n - 1 and c not in bad else rest).append(c)
-            if len(kept) == n - 1 and rest:  # else too few such cards: dealt freely
-                kept.append(rest.pop(rng.randrange(len(rest))))
+            pool = cards
+            for size, bad in layers:
+                rest: list[Card] = []
+                took = 0
+                for c in pool:
+                    if took < size and c not in bad:
+                        kept.append(c)
+                        took += 1
+                    else:
+                        rest.append(c)
+                if took < size:
+                    break
+                pool = rest
+            else:
                 hands[s] = tuple(kept)
-                cards = rest
+                cards = pool
                 dealt.add(s)
+                continue
+            # too few such cards: the seat is dealt freely
         at = 0
         for s in self.seats:
             if s not in dealt:
@@ -217,6 +246,64 @@ class Deals:
         g.rng = SplitMixRng(rng.getrandbits(64))
         g._legal_seat = -1
         return g
+
+
+Marks = dict[int, list[tuple[frozenset[Card], int]]]
+"""What the bot knows of other seats' hands: per seat, marks ``(bad, allowed)``: at most
+``allowed`` of its cards are in ``bad`` (:meth:`StrongBot._known`)."""
+
+
+@dataclass(slots=True)
+class _Memory:
+    """The bot's marks as they stood at the start of its last turn (one per bot seat)."""
+
+    hand_no: int
+    turns: int
+    direction: int
+    counts: tuple[int, ...]
+    marks: Marks
+
+
+def carried(v: View, old: _Memory | None, fresh: dict[int, frozenset[Card]]) -> Marks:
+    """The marks at this turn: ``fresh`` (this round's :func:`voids`, each ``allowed`` one
+    card: the one drawn), and the older marks carried over the round. A mark is carried when
+    the round was plain (each seat in the hand had exactly one turn, the direction is the
+    same, and no rule can move hands or play out of turn): each seat's count then tells how
+    many cards it took in, and each of its marks allows that many more (one more if the
+    count did not move: it may have drawn a card and played another; a card played keeps
+    every mark true). A seat that held two cards or fewer (it may have played and been
+    caught without calling UNO) loses its marks, and a mark that allows as many cards as the
+    seat holds says nothing and is dropped. Marks are carried at three seats or more only:
+    heads-up, where the reading of the opponent's play (:func:`shown`) already shapes the
+    worlds, carrying them has not been measured yet (docs/bots.md)."""
+    rules = v.rules
+    out: Marks = {}
+    if (
+        old is not None
+        and sum(v.in_hand) >= 3
+        and old.hand_no == v.hand_no
+        and old.direction == v.direction
+        and v.turns == old.turns + sum(v.in_hand)
+        and not (
+            rules.seven_swap
+            or rules.zero_rotate
+            or rules.zero_gives_four
+            or rules.jump_in
+            or rules.multi_play
+            or rules.burn
+        )
+    ):
+        for s, marks in old.marks.items():
+            before, now = old.counts[s], v.hand_counts[s]
+            if not v.in_hand[s] or before <= 2:
+                continue
+            more = now - before if now > before else 1 if now == before else 0
+            kept = [(bad, allowed + more) for bad, allowed in marks if allowed + more < now]
+            if kept:
+                out[s] = kept
+    for s, bad in fresh.items():
+        out.setdefault(s, []).append((bad, 1))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,10 +480,12 @@ class StrongBot:
     """Deal the worlds so that the opponent's last play heads-up is greedy's (:func:`shown`)."""
     memory: dict[int, list[_Played]] = field(default_factory=dict, compare=False, repr=False)
     """Per seat: its last two plays (the latest last), from its own views and choices."""
-    turns: dict[int, tuple[tuple[int, int], dict[int, frozenset[Card]], Shown | None]] = field(
+    turns: dict[int, tuple[tuple[int, int], Marks, Shown | None]] = field(
         default_factory=dict, compare=False, repr=False
     )
     """Per seat: the turn (hand, total turns) it last searched in, and what it inferred."""
+    marks: dict[int, _Memory] = field(default_factory=dict, compare=False, repr=False)
+    """Per seat: its marks at the start of its last turn (:func:`carried`)."""
 
     def act(self, view: View, rng: random.Random) -> Action | None:
         legal = view.legal
@@ -408,6 +497,7 @@ class StrongBot:
         if due is not None:
             return due
         key = (view.hand_no, view.total_turns)
+        known = self._known(view, key)  # every turn: the marks are carried round by round
         mine = self.memory.setdefault(view.seat, [])
         here = mine[-1] if mine and mine[-1].key == key else None
         if here is not None and here.plan in legal:
@@ -424,7 +514,7 @@ class StrongBot:
                 choices,
                 choices.index(greedy),
                 rng,
-                self._known(view, key),
+                known,
                 self._shown(view, key),
             )
         self._remember(view, key, best)
@@ -433,15 +523,20 @@ class StrongBot:
             return CallUno()  # announce before playing down to one card, as greedy does
         return best
 
-    def _known(self, view: View, key: tuple[int, int]) -> dict[int, frozenset[Card]]:
-        """:func:`voids` at this turn, worked out at its first decision (the bot's last play
+    def _known(self, view: View, key: tuple[int, int]) -> Marks:
+        """The marks at this turn (:func:`voids` of this round, and the older ones
+        :func:`carried` over it), worked out at its first decision (the bot's last play
         before it is then still the latest) and kept for the turn's later ones."""
         assert view.seat is not None
         turn = self.turns.get(view.seat)
         if turn is None or turn[0] != key:
             mine = [p for p in self.memory.get(view.seat, []) if p.key != key]
             last = mine[-1] if mine else None
-            turn = (key, voids(view, last), shown(view, last) if self.read_plays else None)
+            marks = carried(view, self.marks.get(view.seat), voids(view, last))
+            self.marks[view.seat] = _Memory(
+                view.hand_no, view.turns, view.direction, view.hand_counts, marks
+            )
+            turn = (key, marks, shown(view, last) if self.read_plays else None)
             self.turns[view.seat] = turn
         return turn[1]
 
@@ -476,7 +571,7 @@ class StrongBot:
         choices: list[Action],
         default: int,
         rng: random.Random,
-        known: dict[int, frozenset[Card]] | None = None,
+        known: Marks | None = None,
         seen: Shown | None = None,
     ) -> Action:
         """The candidate with the best mean over the same determinizations (common random
