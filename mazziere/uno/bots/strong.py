@@ -17,8 +17,13 @@ held no card it could play on that top, a wild included, and is dealt none in al
 its cards (the card it drew may be anything: greedy keeps a drawn wild). With three seats or
 more the turns are read seat by seat (:func:`_in_turn`): when each other seat had one turn and
 either drew one card or played one, and at most one played, the seats that drew before that
-play drew on the bot's card and those after it on the card played (now on top). The inference
-is used for the rest of that turn (its play, a drawn card, a wild's colour).
+play drew on the bot's card and those after it on the card played (now on top). Each such seat
+gets a *mark*: at most one of its cards (the one it drew) is one it could have played there.
+At three seats or more the marks are carried from round to round (:func:`carried`) while the
+rounds are plain (each seat one turn, the direction kept): a seat's count tells how many cards
+it took in, and its marks allow that many more. The marks are used for the rest of that turn
+(its play, a drawn card, a wild's colour): the worlds deal each marked seat its cards in layers
+by age (:func:`_layers`).
 
 *What a play showed* (:func:`shown`). When the bot's last card (a number or a plain wild) was
 answered heads-up by one turn after which the opponent holds one card fewer, or at a bigger
