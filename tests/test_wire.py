@@ -6,13 +6,14 @@ fields. Checked over random games of each game, played through the game contract
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from mazziere import game as game_module
 from mazziere import wire
-from mazziere.game import GameSession, find_game, game_names, new_seed
+from mazziere.game import GameSession, Step, find_game, game_names, new_seed
 from mazziere.server.protocol import json_schema
 
 
@@ -29,6 +30,21 @@ def _games(name: str, seed: int) -> GameSession:
     return kind.new({"level": "normal", "deck": rnd.choice([32, 52])}, 2, {}, s)
 
 
+def _play(name: str, seed: int, most: int) -> Iterator[tuple[list[dict[str, Any]], Step]]:
+    """A game of ``name`` played ``most`` moves at most (the bots' moves, else random legal
+    ones): each move's structured legal actions and its step."""
+    g = _games(name, seed)
+    rnd = random.Random(seed)
+    for _ in range(most):
+        if g.is_over:
+            return
+        seat = g.deciders()[0]
+        move = g.bot_move(seat)
+        legal = g.legal_wire(seat)
+        text = move if move is not None else rnd.choice(legal)["text"]
+        yield legal, g.apply(seat, text, "player")
+
+
 def _check(obj: dict[str, Any], schema: dict[str, Any]) -> None:
     assert set(obj) == set(schema["properties"]), (obj, sorted(schema["properties"]))
 
@@ -41,21 +57,12 @@ def test_every_action_and_event_has_a_structured_form_in_the_schema(name: str) -
     seen_kinds: set[str] = set()
     seen_types: set[str] = set()
     for seed in range(12):
-        g = _games(name, seed)
-        rnd = random.Random(seed)
-        for _ in range(3000):
-            if g.is_over:
-                break
-            seat = g.deciders()[0]
-            move = g.bot_move(seat)
-            legal = g.legal_wire(seat)
+        for legal, step in _play(name, seed, 3000):
             for a in legal:
                 assert kind.parse_action(a["text"]) == kind.parse_action(a["text"])
                 assert str(kind.parse_action(a["text"])) == a["text"]
                 _check(a, schema["actions"][a["kind"]])
                 seen_kinds.add(a["kind"])
-            text = move if move is not None else rnd.choice(legal)["text"]
-            step = g.apply(seat, text, "player")
             for ev_text, _, _ in step.events:
                 ev = kind.event_wire(ev_text)
                 _check(ev, schema["events"][ev["type"]])
@@ -71,15 +78,8 @@ def test_an_event_texts_structured_form_is_built_once_and_is_a_fresh_parse(name:
     kind = find_game(name)
     texts: list[str] = []
     for seed in range(3):
-        g = _games(name, seed)
-        rnd = random.Random(seed)
-        for _ in range(400):
-            if g.is_over:
-                break
-            seat = g.deciders()[0]
-            move = g.bot_move(seat)
-            text = move if move is not None else rnd.choice(g.legal_wire(seat))["text"]
-            texts += [t for t, _, _ in g.apply(seat, text, "player").events]
+        for _legal, step in _play(name, seed, 400):
+            texts += [t for t, _, _ in step.events]
     assert len(texts) > 50
     for t in texts:
         first = kind.event_wire(t)
