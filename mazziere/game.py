@@ -188,14 +188,9 @@ class GameSession(ABC):
         :func:`mazziere.wire.action` does for actions): the same texts recur in every hand and
         go to every seat, and parsing them again was 4% of the server's CPU under load.
         Callers must not change the dict."""
-        key = (cls.event_base, text)
-        got = _EVENTS.get(key)
-        if got is None:
-            got = wire.event(cls.event_base.parse(text))
-            if len(_EVENTS) >= wire.CACHE_MAX:
-                _EVENTS.clear()
-            _EVENTS[key] = got
-        return got
+        return wire.cached(
+            _EVENTS, (cls.event_base, text), lambda: wire.event(cls.event_base.parse(text))
+        )
 
     @classmethod
     def action_wire(cls, text: str) -> dict[str, Any]:

@@ -21,10 +21,14 @@ import dataclasses
 import re
 import types
 import typing
+from collections.abc import Callable
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 from mazziere.textevents import TextEvent
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 def value(v: object) -> Any:
@@ -66,13 +70,20 @@ def action(a: object) -> dict[str, Any]:
     """An action's structured form: its text (what a client sends back), its kind, its
     fields."""
     text = str(a)
-    key = (type(a), text)
-    got = _ACTIONS.get(key)
+    return cached(
+        _ACTIONS, (type(a), text), lambda: {"text": text, "kind": kind_of(type(a)), **_fields(a)}
+    )
+
+
+def cached(store: dict[K, V], key: K, make: Callable[[], V]) -> V:
+    """``store[key]``, made by ``make`` the first time; a store of :data:`CACHE_MAX` entries is
+    emptied and starts again (the server's caches of structured forms)."""
+    got = store.get(key)
     if got is None:
-        got = {"text": text, "kind": kind_of(type(a)), **_fields(a)}
-        if len(_ACTIONS) >= CACHE_MAX:
-            _ACTIONS.clear()
-        _ACTIONS[key] = got
+        got = make()
+        if len(store) >= CACHE_MAX:
+            store.clear()
+        store[key] = got
     return got
 
 

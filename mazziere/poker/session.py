@@ -242,11 +242,4 @@ def _legal_of(v: View) -> list[dict[str, Any]]:
     """
     if "draw" in v.words:
         return [wire.action(a) for a in v.legal]
-    key = (v.words, v.bet_range)
-    got = _BETS.get(key)
-    if got is None:
-        got = [wire.action(a) for a in v.legal]
-        if len(_BETS) >= wire.CACHE_MAX:
-            _BETS.clear()
-        _BETS[key] = got
-    return got
+    return wire.cached(_BETS, (v.words, v.bet_range), lambda: [wire.action(a) for a in v.legal])

@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 from mazziere.cards.uno import FULL_DECK, WILD4_FACE, WILD_FACE, Card, Color, card
 from mazziere.errors import MazziereError
 from mazziere.rng import SplitMixRng
-from mazziere.uno import Action, CallUno, Catch, ChooseColor, Phase, Play, View
+from mazziere.uno import Action, CallUno, Catch, ChooseColor, Phase, Play, Rules, View
 from mazziere.uno.bots.greedy import GreedyBot
 from mazziere.uno.bots.policy import Sight, call_or_catch, greedy_chose, rollout
 from mazziere.uno.game import Game
@@ -289,14 +289,7 @@ def carried(v: View, old: _Memory | None, fresh: dict[int, frozenset[Card]]) -> 
         and old.hand_no == v.hand_no
         and old.direction == v.direction
         and v.turns == old.turns + sum(v.in_hand)
-        and not (
-            rules.seven_swap
-            or rules.zero_rotate
-            or rules.zero_gives_four
-            or rules.jump_in
-            or rules.multi_play
-            or rules.burn
-        )
+        and _counts_tell(rules)
     ):
         for s, marks in old.marks.items():
             before, now = old.counts[s], v.hand_counts[s]
@@ -340,8 +333,7 @@ def shown(v: View, last: _Played | None) -> Shown | None:
         or v.top == WILD4_FACE
     ):
         return None
-    r = v.top % 13 if v.top < WILD_FACE else -1
-    if (r == 7 and rules.seven_swap) or (r == 0 and (rules.zero_rotate or rules.zero_gives_four)):
+    if _moves_hands(rules, v.top):
         return None  # a play with a target, or hands moved: not read
     if sum(v.in_hand) == 2:
         if v.turns != last.turns + 2:
@@ -374,18 +366,39 @@ class _Played:
     """The play decided when the bot said UNO first: played next, without a new search."""
 
 
+def _moves_hands(rules: Rules, c: Card) -> bool:
+    """Whether playing ``c`` has a target or moves hands under ``rules`` (a 7 that swaps, a 0
+    that passes hands or makes a chosen player draw)."""
+    r = c % 13 if c < WILD_FACE else -1
+    return (r == 7 and rules.seven_swap) or (
+        r == 0 and (rules.zero_rotate or rules.zero_gives_four)
+    )
+
+
+def _counts_tell(rules: Rules) -> bool:
+    """Whether a seat's count tells what it did in its turn: no rule moves hands, plays out
+    of turn or several cards at once."""
+    return not (
+        rules.seven_swap
+        or rules.zero_rotate
+        or rules.zero_gives_four
+        or rules.jump_in
+        or rules.multi_play
+        or rules.burn
+    )
+
+
+def _matching(top: Card, color: Color | None, rules: Rules) -> frozenset[Card]:
+    """Every card that may be played on ``top`` in ``color``."""
+    return frozenset(card(f) for f in range(54) if matches(f, top, color, rules))
+
+
 def _plain(v: View, c: Card) -> bool:
     """A number card or a plain wild whose play only passes the turn on (no target, no hands
     moved) under the view's rules."""
-    rules = v.rules
     if c == WILD_FACE:
         return True
-    if c >= WILD_FACE or c % 13 > 9:
-        return False
-    r = c % 13
-    if r == 7:
-        return not rules.seven_swap
-    return not (r == 0 and (rules.zero_rotate or rules.zero_gives_four))
+    return c < WILD_FACE and c % 13 <= 9 and not _moves_hands(v.rules, c)
 
 
 def _in_turn(v: View, last: _Played) -> tuple[dict[int, frozenset[Card]], int | None]:
@@ -407,12 +420,7 @@ def _in_turn(v: View, last: _Played) -> tuple[dict[int, frozenset[Card]], int | 
         or not _plain(v, last.top)
         or v.direction != last.direction
         or v.turns != last.turns + sum(v.in_hand)
-        or rules.seven_swap
-        or rules.zero_rotate
-        or rules.zero_gives_four
-        or rules.jump_in
-        or rules.multi_play
-        or rules.burn
+        or not _counts_tell(rules)
     ):
         return {}, None
     order: list[int] = []
@@ -437,10 +445,10 @@ def _in_turn(v: View, last: _Played) -> tuple[dict[int, frozenset[Card]], int | 
             after = []
             played = -1
             break
-    mine = frozenset(card(f) for f in range(54) if matches(f, last.top, last.color, rules))
+    mine = _matching(last.top, last.color, rules)
     out = dict.fromkeys(before, mine)
     if played is not None and played >= 0 and v.phase is not Phase.PENDING:
-        now = frozenset(card(f) for f in range(54) if matches(f, v.top, v.color, rules))
+        now = _matching(v.top, v.color, rules)
         out.update(dict.fromkeys(after, now))
     return out, (played if played is not None and played >= 0 and not after else None)
 
@@ -461,7 +469,7 @@ def voids(v: View, last: _Played | None) -> dict[int, frozenset[Card]]:
         or v.turns != last.turns + sum(v.in_hand)
     ):
         return {}
-    bad = frozenset(card(f) for f in range(54) if matches(f, last.top, last.color, v.rules))
+    bad = _matching(last.top, last.color, v.rules)
     others = [s for s in range(v.players) if s != v.seat and v.in_hand[s]]
     if (
         v.phase is not Phase.PENDING
