@@ -53,6 +53,12 @@ class Metrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry,
         )
+        self.swept = Counter(
+            "mazziere_gc_swept_objects",
+            "Objects the periodic heap sweep freed: cycles among objects frozen while alive "
+            "(app.sweep_heap); a steady climb means freezing holds garbage that long",
+            registry=self.registry,
+        )
         self.errors = Counter(
             "mazziere_errors", "Refused messages by error code", ["code"], registry=self.registry
         )

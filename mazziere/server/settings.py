@@ -84,6 +84,9 @@ class Settings:
     """Once started, freeze the objects alive and collect cycles less often
     (:func:`mazziere.server.app.settle_heap`); tests running many servers in one process turn
     it off."""
+    heap_sweep_seconds: float = 600.0
+    """With ``settle_heap``: how often the whole heap is looked over for cycles
+    (:func:`mazziere.server.app.sweep_heap`)."""
 
     def check(self) -> None:
         """Refuse settings that cannot work together, with a clear message."""

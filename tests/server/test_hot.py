@@ -5,6 +5,7 @@ everything else."""
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 from datetime import datetime
 
@@ -215,3 +216,32 @@ async def test_json_columns_are_written_by_one_encoder_on_every_path(database: D
         config = (await db.get(GameTable, row.id)).config  # type: ignore[union-attr]
         assert config == {"nome": "Città", "n": [1]}
         assert "Città" in json_dumps(config)
+
+
+async def test_a_group_commit_leaves_no_cycle_for_the_garbage_collector(
+    database: Database,
+) -> None:
+    """The connection a hot statement caches for its transaction holds that transaction weakly:
+    held strongly, every group commit left its session in a reference cycle (about 40 objects)
+    that only the garbage collector could free, and under load those cycles were what set off
+    nearly every collection (store/hot.py, ``_LITE``)."""
+    table_id = await _table(database)
+
+    async def job(db: object) -> None:
+        await table_rows.set_status(db, table_id, "playing")  # type: ignore[arg-type]
+        await table_rows.set_status(db, table_id, "open")  # type: ignore[arg-type]
+
+    for _ in range(3):
+        await database.commit_together(job)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for _ in range(20):
+            await database.commit_together(job)
+        gc.collect()
+        left = [type(o).__name__ for o in gc.garbage if type(o).__module__.startswith("sqlalchemy")]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert left == []
+    assert await _status(database, table_id) == "open"

@@ -179,12 +179,45 @@ def test_a_started_server_freezes_its_heap_and_collects_cycles_less_often() -> N
     """app.settle_heap (a full collection stopped the loop for up to 310 ms under load)."""
     import gc
 
-    from mazziere.server.app import GC_THRESHOLDS, settle_heap
+    from mazziere.server.app import GC_THRESHOLDS, settle_heap, unsettle_heap
 
     before = gc.get_threshold()
     try:
         settle_heap()
         assert gc.get_freeze_count() > 1000 and gc.get_threshold() == GC_THRESHOLDS
     finally:
-        gc.unfreeze()
-        gc.set_threshold(*before)
+        unsettle_heap(before)
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
+
+
+class _Node:
+    me: object
+
+
+def test_what_survives_a_young_collection_is_frozen_and_a_sweep_frees_frozen_cycles() -> None:
+    """app._freeze_survivors and app.sweep_heap: a generation holds only what was made since
+    the last collection; a cycle that was alive when frozen waits for the periodic sweep."""
+    import gc
+    import weakref
+
+    from mazziere.server.app import settle_heap, sweep_heap, unsettle_heap
+
+    before = gc.get_threshold()
+    try:
+        settle_heap()
+        node = _Node()
+        node.me = node
+        alive = weakref.ref(node)
+        frozen = gc.get_freeze_count()
+        gc.collect(0)
+        assert gc.get_freeze_count() > frozen  # the survivors, the node among them
+        assert gc.get_count()[0] < 100
+        del node
+        gc.collect(0)
+        gc.collect(1)
+        assert alive() is not None  # frozen: young and middle collections do not see it
+        assert sweep_heap() >= 1
+        assert alive() is None
+        assert gc.get_freeze_count() > 1000  # the rest frozen again
+    finally:
+        unsettle_heap(before)
