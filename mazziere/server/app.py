@@ -247,13 +247,15 @@ async def sweep_heap_every(seconds: float, freed: Callable[[int], object]) -> No
         freed(n)
 
 
-GC_THRESHOLDS = (10_000, 5, 20)
-"""Young collections every 10,000 allocations rather than 700, the middle generation every 5
-of them rather than 10, full ones after 20 of those rather than 10. Chosen by measurement
-(``benchmarks/bench_server.py``, 1,000 clients, think 1 s, one run each; p99 to the ack):
-Python's defaults 633 ms (pauses up to 310 ms); frozen heap with the defaults 238 ms;
-(20000, 20, 20) 66 and 110 ms, but its middle generation grew to 200 ms pauses; this 75 ms,
-the longest pause 118 ms (before survivors were frozen after each collection)."""
+GC_THRESHOLDS = (2_000, 5, 20)
+"""Young collections every 2,000 allocations (net of objects freed) rather than 700. Chosen by
+measurement (``benchmarks/bench_server.py``, 1,000 clients, think 1 s, SQLite; p99 to the ack),
+with survivors frozen after each collection (:func:`_freeze_survivors`): 2,000 gave 34.1, 34.3
+and 34.5 ms (82 collections in 30 s, 0.9-1.0 s in all, none over 25 ms); 4,000 gave 48.0 and
+39.5 ms; 10,000 gave 43-84 ms in six runs (15-16 collections of about 40 ms each), for about
+5% less CPU a decision. Before survivors were frozen, (10,000, 5, 20) was best: Python's
+defaults gave 633 ms (full collections up to 310 ms), and middle collections grew to 50-100 ms.
+With survivors frozen only young collections were seen to run."""
 
 
 async def load_tables(server: Server) -> list[dict[str, Any]]:
