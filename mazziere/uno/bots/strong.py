@@ -253,6 +253,16 @@ class Deals:
         return g
 
 
+def leads(best: list[float], default: list[float], margin: float) -> bool:
+    """Whether ``best``'s values, paired with ``default``'s (the same worlds), beat them by more
+    than ``margin`` standard errors of the paired differences (at least two pairs)."""
+    n = len(default)
+    diffs = [b - d for b, d in zip(best, default, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+    return mean > margin * math.sqrt(var / n)
+
+
 Marks = dict[int, list[tuple[frozenset[Card], int]]]
 """What the bot knows of other seats' hands: per seat, marks ``(bad, allowed)``: at most
 ``allowed`` of its cards are in ``bad`` (:meth:`StrongBot._known`)."""
@@ -616,14 +626,10 @@ class StrongBot:
                 ranked = sorted(alive, key=lambda i: -sum(values[i]))
                 keep = set(ranked[: max(2, (len(alive) + 1) // 2)]) | {default}
                 alive = [i for i in alive if i in keep]
-        n = len(values[default])
         totals = {i: sum(values[i]) for i in alive}
         best = max(alive, key=lambda i: (totals[i], i == default))
         if best == default:
             return choices[default]
-        diffs = [b - d for b, d in zip(values[best], values[default], strict=True)]
-        mean = sum(diffs) / n
-        var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
-        if mean > self.margin * math.sqrt(var / n):
+        if leads(values[best], values[default], self.margin):
             return choices[best]
         return choices[default]
