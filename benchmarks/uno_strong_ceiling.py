@@ -9,8 +9,8 @@ Plays the same single hands (mattel, seeds ``dep0``, ``dep1``, ...) with one bot
 * ``oracle``: the same budget (``ROLLOUTS``) and margin, each candidate played out on the true
   hands (the draw pile's order shuffled in each world, since no one knows it): a ceiling, not a
   bot anyone may use (it reads hidden cards);
-* ``public``: ``strong`` with the worlds dealt knowing the public discard pile (the cards under
-  the top, all seen played; the view does not carry them).
+* ``blind``: ``strong`` without reading the hand's public history (``read_log=False``): every
+  hidden card dealt at random.
 
 An experiment, not a benchmark of speed: it prints hands won by seat 0 with a Wilson interval.
 
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections import Counter
 from multiprocessing import Pool
 from typing import Any
 
@@ -60,28 +59,11 @@ def oracle(s: Game, v: Any, rng: random.Random) -> Any:
     return choices[best] if strong_mod.leads(values[best], values[d], strong_mod.MARGIN) else choice
 
 
-_PUBLIC: list[Any] = []
-_deals_init = strong_mod.Deals.__init__
-
-
-def _public_deals(self: Any, *args: Any, **kwargs: Any) -> None:
-    """``Deals`` with the public discards (set in ``_PUBLIC``) placed, not dealt."""
-    _deals_init(self, *args, **kwargs)
-    if _PUBLIC:
-        pool = Counter(self.hidden + self.below)
-        pool.subtract(Counter(_PUBLIC))
-        self.hidden = list(pool.elements())
-        self.below = list(_PUBLIC)
-        self.under = 0
-
-
 def hand(args: tuple[str, int]) -> bool:
     kind, h = args
     rng = random.Random(h)
     s = new_game(RULES, 4, rng=f"dep{h}")
-    bot = strong_mod.StrongBot()
-    if kind == "public":
-        strong_mod.Deals.__init__ = _public_deals  # type: ignore[method-assign]
+    bot = strong_mod.StrongBot(read_log=kind != "blind")
     while not s.is_over:
         v = view(s, s.current)
         if s.current != 0 or kind == "greedy":
@@ -89,7 +71,6 @@ def hand(args: tuple[str, int]) -> bool:
         elif kind == "oracle" and v.my_turn:
             a = oracle(s, v, rng)
         else:
-            _PUBLIC[:] = s.discard[:-1] if kind == "public" else []
             a = bot.act(v, rng)
         s, _ = apply(s, s.current, a)
     assert s.result is not None
@@ -98,7 +79,7 @@ def hand(args: tuple[str, int]) -> bool:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bot", choices=("greedy", "strong", "oracle", "public"), default="strong")
+    ap.add_argument("--bot", choices=("greedy", "strong", "oracle", "blind"), default="strong")
     ap.add_argument("--hands", type=int, default=600)
     ap.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()

@@ -97,6 +97,7 @@ def view(state: Game, seat: int | None) -> View:
         total_turns=state.total_turns,
         result=state.result,
         legal=legal,
+        log=state.public_log(),
     )
 
 

@@ -7,7 +7,7 @@ An event names its ``private_to`` fields: for any seat but the owner those field
 >>> str(e)
 'drew seat=1 cards=R7 count=1 reason=choice'
 >>> Event.parse(str(e)) == e, str(e.for_seat(0))
-(True, 'drew seat=1 cards= count=1 reason=choice')
+(True, 'drew seat=1 cards= count=1 reason=turn')
 """
 
 from __future__ import annotations
@@ -142,7 +142,9 @@ class Played(Event):
 @register_event
 @dataclass(frozen=True, slots=True)
 class Drew(Event):
-    """Cards drawn; others learn only how many. ``reason`` says why."""
+    """Cards drawn; others learn only how many. ``reason`` says why: for a draw in one's turn
+    the drawer sees ``choice`` (it held a playable card, ``voluntary_draw``) or ``no_play``,
+    everybody else ``turn`` (which of the two it was would tell them about a hidden hand)."""
 
     tag: ClassVar[str] = "drew"
     owner_field: ClassVar[str | None] = "seat"
@@ -151,6 +153,12 @@ class Drew(Event):
     cards: tuple[Card, ...]
     count: int
     reason: str
+
+    def for_seat(self, seat: int | None) -> Drew:
+        if seat is not None and seat == self.seat:
+            return self
+        reason = TURN_DRAW if self.reason in _IN_TURN else self.reason
+        return _drew_seen(self.seat, self.count, reason)
 
 
 @register_event
@@ -305,6 +313,22 @@ def played_one(seat: int, card: Card, color: Color | None) -> Played:
 def drew_one(seat: int, card: Card, reason: str) -> Drew:
     """``Drew`` of one card."""
     return Drew(seat, (card,), 1, reason)
+
+
+TURN_DRAW = "turn"
+"""The reason every seat but the drawer sees for a draw in one's turn (:class:`Drew`)."""
+_IN_TURN = frozenset({"choice", "no_play"})
+
+
+@functools.cache
+def _drew_seen(seat: int, count: int, reason: str) -> Drew:
+    """``Drew`` as a seat that does not own it sees it: no cards."""
+    return Drew(seat, (), count, reason)
+
+
+def public(e: Event) -> Event:
+    """``e`` as a seat that does not own it sees it (the hand's log, ``View.log``)."""
+    return e.for_seat(None) if e.private_fields else e
 
 
 @functools.cache

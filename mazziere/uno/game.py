@@ -145,6 +145,7 @@ class Game(GameData):
         g._legal, g._legal_seat = (), -1
         g.events = []
         g.halt = False
+        g.log, g.log_hand, g._seen, g._seen_n = [], -1, (), 0
         g.hand_no = -1
         g.active = (True,) * players
         sides = 2 if rules.teams else players
@@ -160,6 +161,7 @@ class Game(GameData):
         g.result = None
         g.dealer = choose_dealer(g) if rules.first_dealer is None else rules.first_dealer
         start_hand(g, first=True)
+        g.note(g.events)
         return g
 
     def copy(self) -> Game:
@@ -437,6 +439,8 @@ class Game(GameData):
         else:
             self._dispatch(seat, action)
         self._legal_seat = -1
+        if not self.halt:
+            self.note(ev)
         return ev
 
     def _push_checked(self, action: object, seat: object) -> list[E.Event]:
@@ -447,6 +451,8 @@ class Game(GameData):
         work.events = []
         work._act(seat, action)
         self._assign(work)
+        if not self.halt:
+            self.note(self.events)
         return self.events
 
     def _act(self, seat: object, action: object) -> None:

@@ -321,6 +321,7 @@ def parse_position(text: str, rules: Rules) -> Game:
     g._legal, g._legal_seat, g.events = (), -1, []
     g.halt = False
     g.hand_no = _int("hand", get("hand", "0"))
+    g.log, g.log_hand, g._seen, g._seen_n = [], g.hand_no, (), 0
     g.dealer = _req_seat("dealer", get("dealer", "0"), players)
     g.current = _req_seat("turn", get("turn", "0"), players)
     try:

@@ -118,7 +118,17 @@ class GameData:
     """Everything about a match in progress (see module docstring). Change it only through
     :meth:`mazziere.uno.game.Game.push`; read any field freely."""
 
-    __slots__ = (*FIELDS, "_legal", "_legal_seat", "events", "halt")
+    __slots__ = (
+        *FIELDS,
+        "_legal",
+        "_legal_seat",
+        "events",
+        "halt",
+        "log",
+        "log_hand",
+        "_seen",
+        "_seen_n",
+    )
 
     rules: Rules
     players: int
@@ -164,6 +174,16 @@ class GameData:
     result: MatchResult | None
     events: list[E.Event]
     """The events of the action being applied (the last ``push``'s)."""
+    log: list[list[E.Event]]
+    """The events of the hand being played, one list per action (each ``push``'s, as it
+    returned them; the first may start with the end of the hand before), for
+    :meth:`public_log`. Not part of the position (a parsed game starts it empty); a search's
+    playout (``halt``) does not extend it. Kept per action so that a ``push`` adds one
+    reference: the public forms are made only when a view asks (:meth:`public_log`)."""
+    log_hand: int
+    """The hand :attr:`log` is of."""
+    _seen: tuple[E.Event, ...]
+    _seen_n: int
     _legal: tuple[Any, ...]
     _legal_seat: int
     halt: bool
@@ -183,9 +203,37 @@ class GameData:
         c.draw_pile, c.discard = list(self.draw_pile), list(self.discard)
         c.last_draw = list(self.last_draw)
         c.events = []
+        c.log, c.log_hand = list(self.log), self.log_hand
+        c._seen, c._seen_n = self._seen, self._seen_n
         c._legal, c._legal_seat = self._legal, self._legal_seat
         c.halt = False
         return c
+
+    def note(self, ev: list[E.Event]) -> None:
+        """Keep an action's events for the hand's :meth:`public_log` (a new hand starts the
+        log again)."""
+        if self.hand_no != self.log_hand:
+            self.log, self.log_hand = [ev], self.hand_no
+            self._seen, self._seen_n = (), 0
+        else:
+            self.log.append(ev)
+
+    def public_log(self) -> tuple[E.Event, ...]:
+        """The hand's public history (``View.log``): its events from its ``HandStarted`` on, as
+        a seat that does not own them sees them (:func:`mazziere.uno.events.public`). Made
+        from the actions not yet seen by an earlier call, and kept."""
+        n = len(self.log)
+        if self._seen_n == n:
+            return self._seen
+        add: list[E.Event] = []
+        for i in range(self._seen_n, n):
+            for e in self.log[i]:
+                if i == 0 and type(e) is E.HandStarted:
+                    add = []  # the first action's events from the hand's start on
+                add.append(E.public(e))
+        self._seen = self._seen + tuple(add)
+        self._seen_n = n
+        return self._seen
 
     def replace(self, **changes: Any) -> Self:
         """A copy with some fields changed (for tests and tools that set up a position; the
@@ -210,6 +258,8 @@ class GameData:
         for name in FIELDS:
             setattr(self, name, getattr(other, name))
         self.events = other.events
+        self.log, self.log_hand = other.log, other.log_hand
+        self._seen, self._seen_n = other._seen, other._seen_n
         self._legal_seat = -1
 
     def __eq__(self, other: object) -> bool:

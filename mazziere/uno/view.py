@@ -1,7 +1,8 @@
 """What one seat may see: the only thing bots and clients ever receive (design.md "Views").
 
-A view holds the seat's own hand, public counts, the discard top, scores and the seat's legal
-actions; never another hand, the draw pile order, the random source or whether a +4 was legal.
+A view holds the seat's own hand, public counts, the discard top, scores, the seat's legal
+actions and the hand's public history (``log``); never another hand, the draw pile order, the
+random source or whether a +4 was legal.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 
 from mazziere.cards.uno import Card, Color
 from mazziere.uno.actions import Action
+from mazziere.uno.events import Event
 from mazziere.uno.options import Rules
 from mazziere.uno.state import MatchResult, Phase
 
@@ -45,6 +47,11 @@ class View:
     total_turns: int
     result: MatchResult | None
     legal: tuple[Action, ...]
+    log: tuple[Event, ...] = ()
+    """The hand's public history: every event since its ``HandStarted``, as a seat that does
+    not own it sees it (no drawn card; a draw in one's turn has the reason ``turn``). The
+    same for every seat; the seat's own cards are in ``hand``. A game rebuilt from a position
+    (its text form) has only what happened since."""
 
     @property
     def my_turn(self) -> bool:

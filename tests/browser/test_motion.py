@@ -26,7 +26,7 @@ RECORD = """() => {
         // who moved: a card played, a pass, a draw of one's own (not a penalty another's
         // card gave, which comes in that move's update)
         const own = (e) => e.type === 'played' || e.type === 'passed'
-            || (e.type === 'drew' && ['choice', 'no_play'].includes(e.reason));
+            || (e.type === 'drew' && ['choice', 'no_play', 'turn'].includes(e.reason));
         const seats = [...new Set(m.events.filter(own).map((e) => e.seat))];
         if (seats.length) window.__moves.push({t: performance.now(), seats});
     });

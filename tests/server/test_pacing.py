@@ -128,7 +128,7 @@ def _bank_moved(events: list[dict[str, Any]]) -> bool:
         e.get("seat") == 1
         and (
             e["type"] in ("played", "passed")
-            or (e["type"] == "drew" and e.get("reason") in ("choice", "no_play"))
+            or (e["type"] == "drew" and e.get("reason") in ("choice", "no_play", "turn"))
         )
         for e in events
     )

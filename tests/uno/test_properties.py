@@ -76,6 +76,9 @@ PUBLIC_CARD_EVENTS = (E.Played, E.Turned, E.Returned, E.DealerCard, E.HandEnded)
 """Events whose cards everyone sees (``HandEnded`` reveals the hands at the end, by design)."""
 SCALARS = {int, bool, str, float, type(None), Color, Phase}
 VIEW_FIELDS = tuple(f.name for f in fields(View))
+NOT_COUNTED = ("rules", "legal", "hand", "log")
+"""View fields that may name cards other than the seat's own and the top card: the rules, its
+legal plays, its hand, and the hand's public log (cards seen played; checked on its own)."""
 LISTED_ACTIONS = {Play, Draw, Pass, Accept, Challenge, CallUno, Catch, ChooseColor}
 """Actions ``legal_actions`` may list (``timeout``, ``end_hand``, ``leave`` never are)."""
 
@@ -272,9 +275,14 @@ def check_views(
         assert v.top == top, w
         if v.drawn is not None:
             assert seat == state.current and v.drawn in own, f"{w}: drawn card of another seat"
-        shown = [getattr(v, name) for name in VIEW_FIELDS if name not in ("rules", "legal", "hand")]
+        shown = [getattr(v, name) for name in VIEW_FIELDS if name not in NOT_COUNTED]
         visible = set(cards_in(shown))
         assert visible <= {*own, top}, f"{w}: shows cards {visible - {*own, top}} not its own"
+        assert v.log == state.public_log(), f"{w}: the log is not the hand's public log"
+        for e in v.log:  # the same for every seat: no seat's private cards, nor its reasons
+            if isinstance(e, PRIVATE_CARD_EVENTS):
+                assert e.cards == (), f"{w}: the log shows {e}"
+                assert getattr(e, "reason", "") not in ("choice", "no_play"), f"{w}: {e}"
         for a in v.legal:
             assert type(a) in LISTED_ACTIONS, f"{w}: unexpected legal action {a!r}"
             if type(a) is Play and (len(a.cards) > 1 or a.cards[0] not in own):
@@ -289,7 +297,7 @@ def check_views(
         else:
             assert v.legal == () and v.drawn is None, w
         if serialise:
-            text = repr(v)
+            text = repr(replace(v, log=()))  # the log: checked above, event by event
             assert not FORBIDDEN_VIEW_FIELDS.search(text), f"{w}: hidden field in {text[:200]}"
             assert "Rng(" not in text, f"{w}: a random source in the view"
     if seats is None:
@@ -309,6 +317,8 @@ def check_events(events: list[E.Event], players: int, where: str, deep: bool = T
         if isinstance(e, PRIVATE_CARD_EVENTS):
             assert e.count == len(e.cards), f"{where}: {e}"
             blank = replace(e, cards=())
+            if isinstance(e, E.Drew) and e.reason in ("choice", "no_play"):
+                blank = replace(blank, reason=E.TURN_DRAW)  # which it was is the drawer's
             seats = everyone if deep else (e.seat, (e.seat + 1) % players, None)
             for seat in seats:
                 shown = e.for_seat(seat)
@@ -322,6 +332,17 @@ def check_events(events: list[E.Event], players: int, where: str, deep: bool = T
                 assert shown == e, f"{where}: public event {e} changed for seat {seat}"
             if not isinstance(e, PUBLIC_CARD_EVENTS):
                 assert not cards_in(e), f"{where}: unexpected cards in {e}"
+
+
+def public_log(log: list[E.Event], new: list[E.Event]) -> list[E.Event]:
+    """The hand's public log after ``new``: every event of the hand from its ``HandStarted``
+    on, as a spectator sees it (``View.log``)."""
+    out = list(log)
+    for e in new:
+        if isinstance(e, E.HandStarted):
+            out = []
+        out.append(e.for_seat(None))
+    return out
 
 
 def check_removed(state: State, where: str) -> None:
@@ -527,6 +548,7 @@ def play_checked_game(
     texts = [str(e) for e in events]
     base = f"rules={describe(rules)} players={players} seed={seed!r}"
     check_events(events, players, f"{base} start")
+    hand_log = public_log([], events)
     rotation: tuple[int | None, ...] = (*range(players), None)
     step = 0
     while True:
@@ -553,6 +575,8 @@ def play_checked_game(
         assert Action.parse(text) == action, f"{where}: action text {text!r} does not round-trip"
         state, new = apply(state, seat, text)
         check_events(new, players, f"{where} after {seat}:{text}", deep=deep)
+        hand_log = public_log(hand_log, new)
+        assert state.public_log() == tuple(hand_log), f"{where}: the log is not the hand's"
         actions.append((seat, text))
         texts.extend(str(e) for e in new)
         step += 1

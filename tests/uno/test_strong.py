@@ -103,6 +103,11 @@ def test_strong_plays_every_preset_and_table_size(preset: str, players: int) -> 
             ) + Counter(g.removed) == Counter(c for h in s.hands for c in h) + Counter(
                 s.draw_pile
             ) + Counter(s.discard) + Counter(s.removed)
+            w = strong.Deals(v, rng, strong.read(v)).deal(rng)  # and as the log allows
+            assert view(w, 0).hand_counts == v.hand_counts and w.hands[0] == s.hands[0]
+            assert Counter(c for h in w.hands for c in h) + Counter(w.draw_pile) + Counter(
+                w.discard
+            ) == Counter(c for h in g.hands for c in h) + Counter(g.draw_pile) + Counter(g.discard)
             a = bot.act(v, rng)
             decisions += 1
         else:
@@ -142,40 +147,108 @@ def test_strong_budget_is_a_number_of_rollouts(monkeypatch: pytest.MonkeyPatch) 
     assert searched > 0 and 0 < most <= 20
 
 
+def _readings(rules: Any, players: int, games: int, seed: str = "run") -> dict[str, int]:
+    """Greedy in every seat, first hands: at each turn of seat 0 with a choice, what
+    :func:`strong.read` makes of the log, checked against the real hands, and four worlds
+    dealt from it, checked against the reading."""
+    greedy = find_bot("greedy")
+    rng = random.Random(players)
+    n = Counter[str]()
+    for game in range(games):
+        s = new_game(rules, players, rng=f"{seed}{game}")
+        while not s.is_over and s.hand_no == 0:
+            v = view(s, s.current)
+            if s.current == 0 and v.my_turn and len(v.legal) > 1:
+                r = strong.read(v)
+                n["turns"] += 1
+                for seat, marks in r.marks.items():
+                    assert seat != 0 and marks and v.in_hand[seat]
+                    for bad, allowed in marks:
+                        n["marks"] += 1
+                        n["broken"] += sum(c in bad for c in s.hands[seat]) > allowed
+                for seat, plays in r.shown.items():
+                    assert seat != 0 and 0 < len(plays) <= strong.SHOWN
+                    for p in plays:
+                        n["shown"] += 1
+                        n["disagree"] += not p.agrees(s)
+                if r.under is not None:
+                    n["under"] += 1
+                    assert r.under == s.discard[:-1]
+                deals = strong.Deals(v, rng, r)
+                for _ in range(4):
+                    g = deals.deal(rng)
+                    n["dealt"] += 1
+                    assert [len(h) for h in g.hands] == [len(h) for h in s.hands]
+                    assert Counter(c for h in g.hands for c in h) + Counter(g.draw_pile) + Counter(
+                        g.discard
+                    ) == Counter(c for h in s.hands for c in h) + Counter(s.draw_pile) + Counter(
+                        s.discard
+                    )
+                    assert g.hands[0] == s.hands[0] and g.discard[-1] == s.discard[-1]
+                    if r.under is not None:
+                        assert g.discard == s.discard
+                    for seat, marks in r.marks.items():
+                        for bad, allowed in marks:
+                            n["dealt_marks"] += 1
+                            n["dealt_broken"] += sum(c in bad for c in g.hands[seat]) > allowed
+                    n["agreed"] += all(
+                        strong._agreeing(g, plays) == len(plays) for plays in r.shown.values()
+                    )
+            s, _ = apply(s, s.current, greedy.act(v, rng))
+    return n
+
+
 @pytest.mark.parametrize(
     ("preset", "players"),
     [("mattel", 2), ("classic", 3), ("mattel", 4), ("online", 4), ("classic", 6)],
 )
-def test_strong_infers_a_seat_that_drew_held_nothing_playable(preset: str, players: int) -> None:
-    """A seat that drew instead of playing on the bot's card (or, at a bigger table, on the
-    card the one seat that played put on it) held nothing it could play on it: greedy
-    opponents never break the assumption, and every determinization deals such a seat at most
-    one card it could have played."""
-    rules = find_preset(preset)
-    bot, greedy = StrongBot(rollouts=4), find_bot("greedy")
-    rng = random.Random(players)
-    inferred = 0
-    for game in range(12):
-        s = new_game(rules, players, rng=f"void{game}")
-        while not s.is_over and s.hand_no == 0:
-            v = view(s, s.current)
-            if s.current == 0:
-                known = bot._known(v, (v.hand_no, v.total_turns))
-                for seat, marks in known.items():
-                    assert seat != 0 and marks
-                    for bad, allowed in marks:  # the truth agrees
-                        assert sum(c in bad for c in s.hands[seat]) <= allowed
-                    for _ in range(3):
-                        g = strong.Deals(v, rng, known).deal(rng)
-                        for bad, allowed in marks:
-                            assert sum(c in bad for c in g.hands[seat]) <= allowed
-                        assert len(g.hands[seat]) == len(s.hands[seat])
-                inferred += len(known)
-                a = bot.act(v, rng)
-            else:
-                a = greedy.act(v, rng)
-            s, _ = apply(s, s.current, a)
-    assert inferred > 0
+def test_strong_marks_a_seat_that_drew_in_its_turn_as_holding_nothing_playable_there(
+    preset: str, players: int
+) -> None:
+    """A seat that drew in its turn held no card it could play on the top card then; each card
+    it takes in since allows one more, each such card it plays one fewer. The real hands of
+    greedy opponents never break a mark, and the worlds are dealt so that none is broken
+    (a seat is dealt freely only when too few cards are left for its layers)."""
+    n = _readings(find_preset(preset), players, 12)
+    assert n["marks"] > 20 and n["broken"] == 0
+    assert n["dealt_broken"] <= 0.01 * n["dealt_marks"]
+
+
+@pytest.mark.parametrize(("preset", "players"), [("mattel", 2), ("classic", 3), ("online", 4)])
+def test_strong_reads_each_play_since_a_seat_last_drew_as_greedys_choice(
+    preset: str, players: int
+) -> None:
+    """Each play a seat made by choice from its hand since it last took a card in is greedy's
+    choice with the hand it holds now and the cards it played since: the real hands of greedy
+    opponents always agree, and most worlds dealt agree with every play read."""
+    n = _readings(find_preset(preset), players, 12)
+    assert n["shown"] > 20 and n["disagree"] == 0
+    assert n["agreed"] > 0.7 * n["dealt"]
+
+
+def test_strong_places_the_discards_it_saw_played() -> None:
+    """The discards under the top card are the cards seen played since the last reshuffle
+    (and the first card turned): every world has the real discard pile."""
+    n = _readings(find_preset("mattel"), 3, 8)
+    assert n["under"] == n["turns"] > 0
+
+
+def test_strong_forgets_what_it_knew_of_hands_that_moved() -> None:
+    """Where 7s swap and 0s pass hands, a swap forgets the two seats' marks and plays and a
+    rotation of every hand ends the reading: nothing read is then broken by the real hands."""
+    rules = find_preset("mattel").with_options(seven_swap=True, zero_rotate=True)
+    n = _readings(rules, 3, 20, seed="moved")
+    assert n["marks"] > 0 and n["broken"] == 0 and n["disagree"] == 0
+
+
+def test_strong_reads_nothing_when_the_view_has_no_log() -> None:
+    """A view without its hand's log (a position rebuilt from its text form) reads nothing:
+    every hidden card is dealt at random."""
+    s = new_game(find_preset("mattel"), 3, rng="nolog")
+    v = view(s, s.current)
+    assert v.log and strong.read(v).under is not None
+    bare = strong.read(view(strong.determinize(v, random.Random(1)), s.current))
+    assert bare.marks == {} and bare.shown == {} and bare.under is None
 
 
 def test_strong_determinizes_with_two_player_reverses_removed() -> None:
@@ -220,123 +293,6 @@ def test_strong_plays_the_best_mean_only_when_it_beats_greedy_by_the_margin(
 
     monkeypatch.setattr(strong, "rollout", noisy)
     assert StrongBot(rollouts=30, margin=3.0).search(v, choices, 0, rng) == choices[0]
-
-
-@pytest.mark.parametrize("preset", ["mattel", "classic", "online"])
-def test_strong_reads_an_opponents_last_play_as_greedy_would_have_made_it(preset: str) -> None:
-    """Heads-up, the opponent's play on the bot's card (one turn, one card fewer) is read as
-    greedy's choice: against greedy the real hand always agrees, and the worlds dealt agree
-    far more often than not (up to ``TRIES`` are dealt for one)."""
-    rules = find_preset(preset)
-    bot, greedy = StrongBot(rollouts=4), find_bot("greedy")
-    rng = random.Random(5)
-    read = agreed = dealt = 0
-    for game in range(10):
-        s = new_game(rules, 2, rng=f"shown{game}")
-        while not s.is_over and s.hand_no == 0:
-            v = view(s, s.current)
-            if s.current == 0:
-                seen = bot._shown(v, (v.hand_no, v.total_turns))
-                if seen is not None:
-                    read += 1
-                    assert seen.seat == 1 and seen.card == v.top
-                    assert strong.greedy_chose(
-                        s, 1, seen.top, seen.color, seen.card, seen.card_color
-                    )
-                    deals = strong.Deals(v, rng, None, seen)
-                    for _ in range(4):
-                        g = deals.deal(rng)
-                        assert len(g.hands[1]) == len(s.hands[1])
-                        dealt += 1
-                        agreed += strong.greedy_chose(
-                            g, 1, seen.top, seen.color, seen.card, seen.card_color
-                        )
-                a = bot.act(v, rng)
-            else:
-                a = greedy.act(v, rng)
-            s, _ = apply(s, s.current, a)
-    assert read >= 10 and agreed > 0.8 * dealt
-
-
-def _readings(rules: Any, players: int, games: int) -> tuple[int, int, int, int, int, int]:
-    """Strong (4 rollouts) in seat 0 against greedy, first hands: how often it read the turns
-    since its card only in part (some seats inferred, not every other one), how many marks
-    it carried from earlier rounds, how often the truth broke a mark, how many plays it read,
-    and how many dealt worlds agreed with a read play out of how many were dealt."""
-    bot, greedy = StrongBot(rollouts=4), find_bot("greedy")
-    rng = random.Random(players)
-    partial = kept = broken = read = agreed = dealt = 0
-    for game in range(games):
-        s = new_game(rules, players, rng=f"run{game}")
-        while not s.is_over and s.hand_no == 0:
-            v = view(s, s.current)
-            if s.current == 0:
-                key = (v.hand_no, v.total_turns)
-                mine = [p for p in bot.memory.get(0, []) if p.key != key]
-                fresh = strong.voids(v, mine[-1] if mine else None)
-                partial += 0 < len(fresh) < sum(v.in_hand) - 1
-                known = bot._known(v, key)
-                kept += sum(len(marks) for marks in known.values()) - len(fresh)
-                broken += sum(
-                    sum(c in bad for c in s.hands[t]) > a
-                    for t, marks in known.items()
-                    for bad, a in marks
-                )
-                seen = bot._shown(v, key)
-                if seen is not None:
-                    read += 1
-                    assert seen.card == v.top and seen.seat not in fresh
-                    assert strong.greedy_chose(
-                        s, seen.seat, seen.top, seen.color, seen.card, seen.card_color
-                    )
-                    deals = strong.Deals(v, rng, known, seen)
-                    for _ in range(4):
-                        g = deals.deal(rng)
-                        dealt += 1
-                        agreed += strong.greedy_chose(
-                            g, seen.seat, seen.top, seen.color, seen.card, seen.card_color
-                        )
-                a = bot.act(v, rng)
-            else:
-                a = greedy.act(v, rng)
-            s, _ = apply(s, s.current, a)
-    return partial, kept, broken, read, agreed, dealt
-
-
-@pytest.mark.parametrize(("preset", "players"), [("classic", 3), ("online", 3), ("classic", 4)])
-def test_strong_reads_the_turns_since_its_card_seat_by_seat_at_a_bigger_table(
-    preset: str, players: int
-) -> None:
-    """At three seats or more, the seats that drew one after another on the bot's card are
-    read even when a later seat played, and the seats that drew after that play are read on
-    the card it played; when the seat that played was the last before the bot, its play is
-    read as greedy's choice, like a heads-up answer. The truth of greedy opponents never
-    breaks either reading."""
-    partial, _kept, broken, read, agreed, dealt = _readings(find_preset(preset), players, 15)
-    assert partial > 0 and broken == 0
-    assert read > 0 and agreed > 0.75 * dealt
-
-
-@pytest.mark.parametrize(("preset", "players"), [("mattel", 3), ("classic", 4), ("online", 4)])
-def test_strong_carries_what_a_seat_cannot_hold_from_round_to_round(
-    preset: str, players: int
-) -> None:
-    """A seat that drew on a card it could not follow keeps that mark over the next rounds,
-    allowed one more such card for each card it took in since (a card played keeps it true):
-    marks are carried (only over a plain round: each seat one turn, the direction kept), and
-    the real hands of greedy opponents never break one."""
-    _partial, kept, broken, _read, _agreed, _dealt = _readings(find_preset(preset), players, 15)
-    assert kept >= 3 and broken == 0
-    assert _readings(find_preset(preset), 2, 15)[1] == 0  # not carried heads-up (yet)
-
-
-def test_strong_reads_no_turn_seat_by_seat_where_a_rule_can_move_hands() -> None:
-    """Where 7s swap and 0s pass hands, a count says nothing about who played: only the
-    first reading (every other seat drew on the bot's card, still on top) is kept, and no
-    play is read at a bigger table."""
-    rules = find_preset("mattel").with_options(seven_swap=True, zero_rotate=True)
-    partial, kept, broken, read, _agreed, _dealt = _readings(rules, 3, 15)
-    assert partial == 0 and kept == 0 and read == 0 and broken == 0
 
 
 @pytest.mark.parametrize("preset", ["mattel", "classic", "house"])

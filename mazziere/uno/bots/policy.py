@@ -398,17 +398,29 @@ def _should_challenge(s: Sight) -> bool:
 
 
 def greedy_chose(
-    g: Game, seat: int, top: Card, color: Color | None, card: Card, card_color: Color | None
+    g: Game,
+    seat: int,
+    top: Card,
+    color: Color | None,
+    card: Card,
+    card_color: Color | None,
+    later: tuple[Card, ...] = (),
+    counts: tuple[int, ...] | None = None,
+    direction: int = 0,
 ) -> bool:
-    """Whether greedy in ``seat``, holding its hand in ``g`` and ``card`` too, with ``top`` in
-    ``color`` on the discard (its turn, nothing pending), would play ``card`` (in
-    ``card_color``): the ``strong`` bot keeps only the worlds where an opponent's last play is
-    greedy's choice (``mazziere.uno.bots.strong.shown``). ``g`` is not changed."""
+    """Whether greedy in ``seat``, holding its hand in ``g``, the cards ``later`` and ``card``
+    too, with ``top`` in ``color`` on the discard (its turn, nothing pending), ``counts``
+    cards in each seat (default: ``g``'s) and play going ``direction`` (default: ``g``'s),
+    would play ``card`` (in ``card_color``): the ``strong`` bot keeps the worlds where an
+    opponent's plays are greedy's choices (``mazziere.uno.bots.strong.read``). ``g`` is not
+    changed."""
     h = g.copy()
-    hand = h.hands[seat] + (card,)
+    hand = h.hands[seat] + later + (card,)
     h.hands[seat] = hand
     h.discard[-1] = top
     h.color, h.phase, h.current = color, PLAY, seat
+    if direction:
+        h.direction = direction
     h.pending, h.w4_by, h.drawn = 0, None, None
     h.uno_seat, h.uno_called, h.uno_ready = None, False, None
     h._legal_seat = -1
@@ -422,7 +434,7 @@ def greedy_chose(
             seat,
             h.direction,
             hand,
-            tuple([len(x) for x in h.hands]),
+            tuple([len(x) for x in h.hands]) if counts is None else counts,
             top,
             color,
             False,

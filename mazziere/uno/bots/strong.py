@@ -7,31 +7,26 @@ the public counts, the top card and colour, the pending draw, the scores; every 
 see (the other hands, the draw pile, the discards under the top card) is shuffled from the
 cards it does not hold and dealt back in the public counts.
 
-*What the table showed* (:func:`voids`). The view has no history, so the bot keeps its own: the
-card it last played, the colour and direction it left and the counts it saw (its memory, per
-seat; nothing but its own views and choices). When that card is still on top in that colour at
-its next turn and every other seat in the hand holds exactly one card more, each of them drew
-instead of playing. The bot assumes a player who can play does (greedy always does; a person
-who draws on purpose, where ``voluntary_draw`` allows it, breaks the assumption): such a seat
-held no card it could play on that top, a wild included, and is dealt none in all but one of
-its cards (the card it drew may be anything: greedy keeps a drawn wild). With three seats or
-more the turns are read seat by seat (:func:`_in_turn`): when each other seat had one turn and
-either drew one card or played one, and at most one played, the seats that drew before that
-play drew on the bot's card and those after it on the card played (now on top). Each such seat
-gets a *mark*: at most one of its cards (the one it drew) is one it could have played there.
-At three seats or more the marks are carried from round to round (:func:`carried`) while the
-rounds are plain (each seat one turn, the direction kept): a seat's count tells how many cards
-it took in, and its marks allow that many more. The marks are used for the rest of that turn
-(its play, a drawn card, a wild's colour): the worlds deal each marked seat its cards in layers
-by age (:func:`_layers`).
+*What the hand's history shows* (:func:`read`). The view carries the hand's public log
+(``View.log``: every play, every draw by count and reason, colours chosen, hands swapped), the
+same for every seat. The bot assumes a player who can play does (greedy always does; a person
+who draws on purpose, where ``voluntary_draw`` allows it, breaks the assumption), and that
+each play is greedy's choice. So:
 
-*What a play showed* (:func:`shown`). When the bot's last card (a number or a plain wild) was
-answered heads-up by one turn after which the opponent holds one card fewer, or at a bigger
-table every other seat drew on it but the last before the bot, which holds one card fewer, that
-seat played the card now on top from its hand. The worlds are then dealt so that greedy,
-holding that hand and that card, would have chosen that very play
-(:func:`~mazziere.uno.bots.policy.greedy_chose`; up to :data:`TRIES` worlds are dealt for
-one). Against greedy the real hand always agrees; a random deal agrees about half the time.
+* a seat that drew in its turn held no card it could play on the top card in its colour, a
+  wild included: a *mark*, "at most 0 of its cards are playable there". Each card it takes in
+  since allows one more (the card drawn may be anything: greedy keeps a drawn wild), each card
+  of the mark it plays one fewer. The worlds deal each marked seat its cards in layers
+  (:func:`_layers`) so that no mark is broken;
+* each play a seat made by choice from its hand since it last took a card in (up to
+  :data:`SHOWN`, the latest first) is *shown*: the hand it held then is the one it holds now
+  and the cards it played since. Each world's marked deal is dealt again for that seat from
+  its cards and the draw pile until greedy, holding them with the counts and direction of that
+  moment, would have made every one of those plays
+  (:func:`~mazziere.uno.bots.policy.greedy_chose`; up to :data:`TRIES` deals, else the one
+  that agrees with the most recent plays). Against greedy the real hands always agree;
+* the discards under the top card are the cards seen played since the last reshuffle, so no
+  world deals them to anyone.
 
 *The search* is one ply deep: its children are the bot's candidate actions. Each world is
 played out after every candidate still in (common random numbers: the candidates are compared
@@ -46,10 +41,12 @@ its paired lead over greedy's choice is within ``margin`` standard errors (then 
 
 Calls of UNO, catches and every out-of-turn choice are greedy's (they have one right answer
 or are taken in no time). The bot never reads another seat's cards or the deck: everything
-it uses comes from its :class:`~mazziere.uno.View` and its own earlier ones
-(tests/uno/test_strong.py swaps the hidden cards and gets the same decision). The budget is a
-number of rollouts (the rules packages do not read clocks); the default keeps a decision
-within 100 ms on average on the reference machine (docs/bots.md; benchmarks/bench_uno_strong.py).
+it uses comes from its :class:`~mazziere.uno.View` (tests/uno/test_strong.py swaps the hidden
+cards and gets the same decision); it keeps nothing between decisions but the play it chose
+when it said UNO first (for that seat, turn and hand), so one instance may serve many tables.
+The budget is a number of rollouts (the rules packages do not read clocks); the default keeps
+a decision within 100 ms on average on the reference machine (docs/bots.md;
+benchmarks/bench_uno_strong.py).
 """
 
 from __future__ import annotations
@@ -57,16 +54,17 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mazziere.cards.uno import FULL_DECK, WILD4_FACE, WILD_FACE, Card, Color, card
 from mazziere.errors import MazziereError
 from mazziere.rng import SplitMixRng
-from mazziere.uno import Action, CallUno, Catch, ChooseColor, Phase, Play, Rules, View
+from mazziere.uno import Action, CallUno, Catch, Phase, Play, Rules, View
+from mazziere.uno import events as E
 from mazziere.uno.bots.greedy import GreedyBot
 from mazziere.uno.bots.policy import Sight, call_or_catch, greedy_chose, rollout
 from mazziere.uno.game import Game
-from mazziere.uno.matching import REVERSE_RANK, matches
+from mazziere.uno.matching import DRAW2_RANK, REVERSE_RANK, matches
 from mazziere.uno.position import parse_position
 
 ROLLOUTS = 450
@@ -171,47 +169,261 @@ def _layers(n: int, marks: list[tuple[frozenset[Card], int]]) -> list[tuple[int,
     return out
 
 
+Marks = dict[int, list[tuple[frozenset[Card], int]]]
+"""What the bot knows of other seats' hands: per seat, marks ``(bad, allowed)``: at most
+``allowed`` of its cards are in ``bad`` (:func:`read`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A play an opponent made from its hand, by choice, seen in the log: ``seat`` played
+    ``card`` (in ``card_color``) on ``top`` in ``color``, holding then what it holds now and
+    the cards it has played since (``later``), with ``counts`` cards in each seat and play
+    going ``direction`` (:func:`read`)."""
+
+    seat: int
+    top: Card
+    color: Color | None
+    card: Card
+    card_color: Color | None
+    later: tuple[Card, ...] = ()
+    counts: tuple[int, ...] | None = None
+    direction: int = 0
+
+    def agrees(self, g: Game) -> bool:
+        """Whether greedy, holding ``seat``'s hand in ``g`` and the cards played since, would
+        have made this play."""
+        return greedy_chose(
+            g,
+            self.seat,
+            self.top,
+            self.color,
+            self.card,
+            self.card_color,
+            self.later,
+            self.counts,
+            self.direction,
+        )
+
+
+@dataclass(slots=True)
+class Reading:
+    """What the hand's public log tells the bot (:func:`read`)."""
+
+    marks: Marks = field(default_factory=dict)
+    shown: dict[int, list[Shown]] = field(default_factory=dict)
+    """Per seat, its plays since it last took a card in, the latest first (at most
+    :data:`SHOWN` of them)."""
+    under: list[Card] | None = None
+    """The discards under the top card, oldest first, when the log accounts for all of
+    them (every one was seen played); ``None``: they are dealt at random."""
+
+
+SHOWN = 3
+"""Plays of one seat read at most (the latest ones since it last took a card in)."""
+_STACK_OPENERS = frozenset(
+    c for c in range(54) if c == WILD4_FACE or (c < WILD_FACE and c % 13 == DRAW2_RANK)
+)
+"""Cards whose play leaves a draw pending (its plays are stacks, not read)."""
+
+
+def read(v: View) -> Reading:
+    """What the hand's public history (``v.log``) tells of the other hands, assuming every
+    other seat plays when it can (greedy does; a person who draws on purpose, where
+    ``voluntary_draw`` allows it, breaks the assumption):
+
+    * a seat that drew in its turn (not a penalty) held no card it could play on the top card
+      in its colour: a *mark* ``(cards playable there, 0)``. Each card it takes in since allows
+      one more such card (the one drawn may be anything); each card of the mark it plays allows
+      one fewer (a mark the seat contradicts is dropped), and a mark that allows as many cards
+      as the seat holds says nothing and is dropped;
+    * each play a seat made by choice from its hand (one card, in its turn, nothing pending,
+      not the card it just drew) since it last took a card in is *shown*: the worlds are dealt
+      so that greedy, holding what the seat holds now and the cards it played since, with the
+      counts and direction of that moment, would have made it (:meth:`Shown.agrees`);
+    * the discards under the top card are every card seen played since the last reshuffle.
+
+    Where hands move (a 7 swapped, 0s passed) the seats involved lose what was known of
+    them; a rotation of every hand ends the reading for the rest of the hand."""
+    out = Reading()
+    log = v.log
+    me = v.seat
+    if not log or type(log[0]) is not E.HandStarted or log[0].hand != v.hand_no:
+        return out
+    rules = v.rules
+    n = v.players
+    counts = [0] * n
+    direction = 1
+    top: Card | None = None
+    color: Color | None = None
+    pending = False
+    marks: Marks = {s: [] for s in range(n)}
+    plays: dict[int, list[Shown]] = {s: [] for s in range(n)}
+    discard: list[Card] = []
+    drew_now = -1  # the seat that just drew in its turn (its next play is the card drawn)
+    blind = False
+
+    def forget(s: int) -> None:
+        marks[s], plays[s] = [], []
+
+    for e in log[1:]:
+        if isinstance(e, E.Played):
+            s = e.seat
+            cards = e.cards
+            if not blind and s != me and top is not None:
+                for c in cards:  # a card of a mark played: one fewer allowed (below 0: broken)
+                    marks[s] = [(b, a - (c in b)) for b, a in marks[s] if a - (c in b) >= 0]
+                plays[s] = [replace(p, later=(*p.later, *cards)) for p in plays[s]]
+                if (
+                    len(cards) == 1
+                    and e.target is None
+                    and not e.jump_in
+                    and not pending
+                    and drew_now != s
+                ):
+                    c = cards[0]
+                    wild = e.color if c >= WILD_FACE else None
+                    plays[s].append(Shown(s, top, color, c, wild, (), tuple(counts), direction))
+            counts[s] -= len(cards)
+            discard.extend(cards)
+            top = cards[-1]
+            color = e.color if top >= WILD_FACE else top.color
+            pending = top in _STACK_OPENERS
+            drew_now = -1
+        elif isinstance(e, E.Drew):
+            s = e.seat
+            if not blind and s != me:
+                if e.reason == E.TURN_DRAW and not pending and top is not None:
+                    marks[s].append((_matching(top, color, rules), 0))
+                marks[s] = [(b, a + e.count) for b, a in marks[s]]
+                plays[s] = []
+            counts[s] += e.count
+            drew_now = s if e.reason in (E.TURN_DRAW, "choice", "no_play") else -1
+            if e.reason in ("draw2", "draw4", "challenge"):
+                pending = False
+        elif isinstance(e, E.Dealt):
+            counts[e.seat] = e.count
+        elif isinstance(e, E.Turned):
+            discard.append(e.card)
+            top = e.card
+            color = top.color
+        elif isinstance(e, E.Returned):
+            if e.card in discard:
+                discard.remove(e.card)
+        elif isinstance(e, E.ColorChosen):
+            color = e.color
+        elif isinstance(e, E.Reversed):
+            direction = e.direction
+        elif isinstance(e, E.Reshuffled):
+            discard = discard[-1:]
+        elif isinstance(e, E.Swapped):
+            counts[e.seat], counts[e.other] = counts[e.other], counts[e.seat]
+            forget(e.seat)
+            forget(e.other)
+        elif isinstance(e, E.Rotated):
+            blind = True
+        elif isinstance(e, E.Passed):
+            drew_now = -1
+        elif isinstance(e, E.HandEnded):
+            return Reading()
+    if blind:
+        return Reading(under=None)
+    for s in range(n):
+        if s == me or not v.in_hand[s]:
+            continue
+        held = v.hand_counts[s]
+        kept = [(b, a) for b, a in marks[s] if a < held]
+        if kept:
+            out.marks[s] = kept
+        if plays[s]:
+            out.shown[s] = plays[s][::-1][:SHOWN]
+    if len(discard) == v.discard_count and discard and discard[-1] == v.top:
+        out.under = discard[:-1]
+    return out
+
+
 class Deals:
     """Determinizations of one view, fast: the first is :func:`determinize`'s (the view
     rebuilt as a checked position), the next ones are copies of it with the hidden cards
-    shuffled again and a fresh random source (the same counts, so the same position)."""
+    shuffled again and a fresh random source (the same counts, so the same position), dealt
+    as the :class:`Reading` allows."""
 
     __slots__ = ("below", "hidden", "layers", "seats", "shown", "template", "tries", "under")
 
     def __init__(
-        self,
-        v: View,
-        rng: random.Random,
-        voids: Marks | None = None,
-        shown: Shown | None = None,
-        tries: int = TRIES,
+        self, v: View, rng: random.Random, reading: Reading | None = None, tries: int = TRIES
     ) -> None:
-        self.shown, self.tries = shown, tries
+        reading = reading or Reading()
+        self.shown, self.tries = reading.shown, tries
         self.template = determinize(v, rng)
         g = self.template
-        self.layers = {s: _layers(len(g.hands[s]), marks) for s, marks in (voids or {}).items()}
+        self.layers = {s: _layers(len(g.hands[s]), m) for s, m in reading.marks.items()}
         self.seats = [s for s in range(g.players) if s != v.seat]
         self.under = len(g.discard) - 1
         self.hidden: list[Card] = [c for s in self.seats for c in g.hands[s]]
         self.hidden += g.discard[:-1] + g.draw_pile
         self.below: list[Card] = []
-        if shown is not None and self.under > 0 and shown.top in self.hidden:
-            self.hidden.remove(shown.top)  # the bot's own card, under the top: not hidden
-            self.below = [shown.top]
-            self.under -= 1
+        if reading.under is not None and len(reading.under) == self.under:
+            pool = Counter(self.hidden)
+            pool.subtract(reading.under)
+            if min(pool.values(), default=0) >= 0:
+                self.hidden = list(pool.elements())
+                self.below = list(reading.under)
+                self.under = 0
 
     def deal(self, rng: random.Random) -> Game:
-        """A world; with an opponent's last play :class:`Shown`, one where greedy would have
-        made that play (up to ``tries`` worlds are dealt, the last kept if none is)."""
-        shown = self.shown
+        """A world: the marked seats dealt in layers (:func:`_layers`); then each seat with
+        plays :class:`Shown` is dealt again from its cards and the draw pile until greedy,
+        holding them, would have made every one of them (up to ``tries`` deals; else the
+        deal that agrees with the most recent plays is kept)."""
         g = self._deal(rng)
-        if shown is None:
-            return g
-        for _ in range(self.tries - 1):
-            if greedy_chose(g, shown.seat, shown.top, shown.color, shown.card, shown.card_color):
-                return g
-            g = self._deal(rng)
+        for s, plays in self.shown.items():
+            best, hand = _agreeing(g, plays), g.hands[s]
+            tries = 1
+            while best < len(plays) and tries < self.tries:
+                self._redeal(g, s, rng)
+                tries += 1
+                got = _agreeing(g, plays)
+                if got > best:
+                    best, hand = got, g.hands[s]
+            if g.hands[s] != hand:
+                pile = Counter(g.draw_pile + list(g.hands[s]))
+                pile.subtract(hand)
+                g.hands[s] = hand
+                g.draw_pile = list(pile.elements())
+                rng.shuffle(g.draw_pile)
+        g._legal_seat = -1
         return g
+
+    def _take(self, s: int, pool: list[Card]) -> tuple[list[Card], list[Card]] | None:
+        """Seat ``s``'s cards from ``pool`` (shuffled) by its layers, and the rest; ``None``
+        when the pool has too few cards for a layer."""
+        kept: list[Card] = []
+        for size, bad in self.layers[s]:
+            rest: list[Card] = []
+            took = 0
+            for c in pool:
+                if took < size and c not in bad:
+                    kept.append(c)
+                    took += 1
+                else:
+                    rest.append(c)
+            if took < size:
+                return None
+            pool = rest
+        return kept, pool
+
+    def _redeal(self, g: Game, s: int, rng: random.Random) -> None:
+        """Deal seat ``s`` again from its cards and the draw pile."""
+        n = len(g.hands[s])
+        pool = list(g.hands[s]) + g.draw_pile
+        rng.shuffle(pool)
+        took = self._take(s, pool) if s in self.layers else None
+        if took is None:
+            g.hands[s], g.draw_pile = tuple(pool[:n]), pool[n:]
+        else:
+            g.hands[s], g.draw_pile = tuple(took[0]), took[1]
+        g._legal_seat = -1
 
     def _deal(self, rng: random.Random) -> Game:
         g = self.template.copy()
@@ -219,27 +431,12 @@ class Deals:
         rng.shuffle(cards)
         hands = g.hands
         dealt: set[int] = set()
-        for s, layers in self.layers.items():
-            kept: list[Card] = []
-            pool = cards
-            for size, bad in layers:
-                rest: list[Card] = []
-                took = 0
-                for c in pool:
-                    if took < size and c not in bad:
-                        kept.append(c)
-                        took += 1
-                    else:
-                        rest.append(c)
-                if took < size:
-                    break
-                pool = rest
-            else:
-                hands[s] = tuple(kept)
-                cards = pool
+        for s in self.layers:
+            took = self._take(s, cards)
+            if took is not None:  # too few such cards: the seat is dealt freely
+                hands[s] = tuple(took[0])
+                cards = took[1]
                 dealt.add(s)
-                continue
-            # too few such cards: the seat is dealt freely
         at = 0
         for s in self.seats:
             if s not in dealt:
@@ -253,6 +450,15 @@ class Deals:
         return g
 
 
+def _agreeing(g: Game, plays: list[Shown]) -> int:
+    """How many of a seat's plays, the latest first, greedy would have made in ``g`` before
+    the first it would not have."""
+    for i, p in enumerate(plays):
+        if not p.agrees(g):
+            return i
+    return len(plays)
+
+
 def leads(best: list[float], default: list[float], margin: float) -> bool:
     """Whether ``best``'s values, paired with ``default``'s (the same worlds), beat them by more
     than ``margin`` standard errors of the paired differences (at least two pairs)."""
@@ -263,233 +469,9 @@ def leads(best: list[float], default: list[float], margin: float) -> bool:
     return mean > margin * math.sqrt(var / n)
 
 
-Marks = dict[int, list[tuple[frozenset[Card], int]]]
-"""What the bot knows of other seats' hands: per seat, marks ``(bad, allowed)``: at most
-``allowed`` of its cards are in ``bad`` (:meth:`StrongBot._known`)."""
-
-
-@dataclass(slots=True)
-class _Memory:
-    """The bot's marks as they stood at the start of its last turn (one per bot seat)."""
-
-    hand_no: int
-    turns: int
-    direction: int
-    counts: tuple[int, ...]
-    marks: Marks
-
-
-def carried(v: View, old: _Memory | None, fresh: dict[int, frozenset[Card]]) -> Marks:
-    """The marks at this turn: ``fresh`` (this round's :func:`voids`, each ``allowed`` one
-    card: the one drawn), and the older marks carried over the round. A mark is carried when
-    the round was plain (each seat in the hand had exactly one turn, the direction is the
-    same, and no rule can move hands or play out of turn): each seat's count then tells how
-    many cards it took in, and each of its marks allows that many more (one more if the
-    count did not move: it may have drawn a card and played another; a card played keeps
-    every mark true). A seat that held two cards or fewer (it may have played and been
-    caught without calling UNO) loses its marks, and a mark that allows as many cards as the
-    seat holds says nothing and is dropped. Marks are carried at three seats or more only:
-    heads-up, where the reading of the opponent's play (:func:`shown`) already shapes the
-    worlds, carrying them has not been measured yet (docs/bots.md)."""
-    rules = v.rules
-    out: Marks = {}
-    if (
-        old is not None
-        and sum(v.in_hand) >= 3
-        and old.hand_no == v.hand_no
-        and old.direction == v.direction
-        and v.turns == old.turns + sum(v.in_hand)
-        and _counts_tell(rules)
-    ):
-        for s, marks in old.marks.items():
-            before, now = old.counts[s], v.hand_counts[s]
-            if not v.in_hand[s] or before <= 2:
-                continue
-            more = now - before if now > before else 1 if now == before else 0
-            kept = [(bad, allowed + more) for bad, allowed in marks if allowed + more < now]
-            if kept:
-                out[s] = kept
-    for s, bad in fresh.items():
-        out.setdefault(s, []).append((bad, 1))
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """An opponent's last play, seen by the bot: ``seat`` played ``card`` (in ``card_color``)
-    on the bot's ``top`` in ``color`` (:func:`shown`)."""
-
-    seat: int
-    top: Card
-    color: Color | None
-    card: Card
-    card_color: Color | None
-
-
-def shown(v: View, last: _Played | None) -> Shown | None:
-    """What an opponent's play showed (module docstring): heads-up, when the bot's last play
-    (a number or a plain wild) was answered by exactly one turn in which the opponent held
-    one card fewer after it (so it played the card now on top, from its hand); with three
-    seats or more, when every other seat but the last before the bot drew on that card
-    (:func:`_in_turn`) and the last holds one card fewer. The worlds are then dealt so that
-    greedy, holding that hand and the card, would have played it."""
-    assert v.seat is not None
-    rules = v.rules
-    if (
-        last is None
-        or last.key[0] != v.hand_no
-        or v.phase not in (Phase.PLAY, Phase.PENDING, Phase.DRAWN)
-        or not (last.top == WILD_FACE or (last.top < WILD_FACE and last.top % 13 <= 9))
-        or v.top == WILD4_FACE
-    ):
-        return None
-    if _moves_hands(rules, v.top):
-        return None  # a play with a target, or hands moved: not read
-    if sum(v.in_hand) == 2:
-        if v.turns != last.turns + 2:
-            return None
-        opp = next(s for s in range(v.players) if s != v.seat and v.in_hand[s])
-        if v.hand_counts[opp] != last.counts[opp] - 1:
-            return None
-    else:
-        opp_or_none = _in_turn(v, last)[1]
-        if opp_or_none is None:
-            return None
-        opp = opp_or_none
-    return Shown(opp, last.top, last.color, v.top, v.color if v.top >= WILD_FACE else None)
-
-
-@dataclass(slots=True)
-class _Played:
-    """What the bot's own last play left on the table (its memory, per seat)."""
-
-    key: tuple[int, int]
-    """The (hand, total turns) of the view it was decided from."""
-    top: Card
-    color: Color | None
-    """The colour it left: a wild's is filled in by the colour choice that follows."""
-    counts: tuple[int, ...]
-    turns: int
-    direction: int
-    """The direction of play it left (its card is plain: the one it saw)."""
-    plan: Action | None = None
-    """The play decided when the bot said UNO first: played next, without a new search."""
-
-
-def _moves_hands(rules: Rules, c: Card) -> bool:
-    """Whether playing ``c`` has a target or moves hands under ``rules`` (a 7 that swaps, a 0
-    that passes hands or makes a chosen player draw)."""
-    r = c % 13 if c < WILD_FACE else -1
-    return (r == 7 and rules.seven_swap) or (
-        r == 0 and (rules.zero_rotate or rules.zero_gives_four)
-    )
-
-
-def _counts_tell(rules: Rules) -> bool:
-    """Whether a seat's count tells what it did in its turn: no rule moves hands, plays out
-    of turn or several cards at once."""
-    return not (
-        rules.seven_swap
-        or rules.zero_rotate
-        or rules.zero_gives_four
-        or rules.jump_in
-        or rules.multi_play
-        or rules.burn
-    )
-
-
 def _matching(top: Card, color: Color | None, rules: Rules) -> frozenset[Card]:
     """Every card that may be played on ``top`` in ``color``."""
     return frozenset(card(f) for f in range(54) if matches(f, top, color, rules))
-
-
-def _plain(v: View, c: Card) -> bool:
-    """A number card or a plain wild whose play only passes the turn on (no target, no hands
-    moved) under the view's rules."""
-    if c == WILD_FACE:
-        return True
-    return c < WILD_FACE and c % 13 <= 9 and not _moves_hands(v.rules, c)
-
-
-def _in_turn(v: View, last: _Played) -> tuple[dict[int, frozenset[Card]], int | None]:
-    """With three seats or more in the hand, what the turns since the bot's last card showed
-    when each other seat either drew one card or played one, and at most one played: the
-    seats that drew before that play drew on the bot's card, those after it on the card now
-    on top (the one played); each is void on what it drew on (:func:`voids`). The seat that
-    played is returned when it was the last before the bot (its play is then read like a
-    heads-up answer, :func:`shown`), else ``None``. Read only when the bot's card was plain
-    (:func:`_plain`), the direction is still the one it left, each other seat had exactly one
-    turn, and no rule can move hands, jump in or play several cards at once; a seat that held
-    two cards (it may have played and been caught for a missed UNO) stops the reading."""
-    assert v.seat is not None
-    rules = v.rules
-    if (
-        sum(v.in_hand) < 3
-        or last.key[0] != v.hand_no
-        or v.phase not in (Phase.PLAY, Phase.PENDING, Phase.DRAWN)
-        or not _plain(v, last.top)
-        or v.direction != last.direction
-        or v.turns != last.turns + sum(v.in_hand)
-        or not _counts_tell(rules)
-    ):
-        return {}, None
-    order: list[int] = []
-    s = v.seat
-    while True:
-        s = (s + v.direction) % v.players
-        while not v.in_hand[s]:
-            s = (s + v.direction) % v.players
-        if s == v.seat:
-            break
-        order.append(s)
-    before: list[int] = []
-    after: list[int] = []
-    played: int | None = None
-    for s in order:
-        delta = v.hand_counts[s] - last.counts[s]
-        if delta == 1 and last.counts[s] != 2:
-            (before if played is None else after).append(s)
-        elif delta == -1 and played is None:
-            played = s
-        else:  # a penalty, a second play, or a two-card hand: nothing more is read
-            after = []
-            played = -1
-            break
-    mine = _matching(last.top, last.color, rules)
-    out = dict.fromkeys(before, mine)
-    if played is not None and played >= 0 and v.phase is not Phase.PENDING:
-        now = _matching(v.top, v.color, rules)
-        out.update(dict.fromkeys(after, now))
-    return out, (played if played is not None and played >= 0 and not after else None)
-
-
-def voids(v: View, last: _Played | None) -> dict[int, frozenset[Card]]:
-    """Public inference: which cards each other seat cannot hold (module docstring). A seat
-    that drew instead of playing on the bot's last card is assumed to have held no card it
-    could play on it, and is dealt no such card in all but one of its cards (the one drawn,
-    which it may have kept). Such seats are: every other seat in the hand, when the bot's card
-    is still on top in the same colour and each holds exactly one card more; or, with three
-    seats or more, the run of seats right after the bot that drew one card each
-    (:func:`_in_turn`)."""
-    assert v.seat is not None
-    if (
-        last is None
-        or last.key[0] != v.hand_no
-        or v.phase not in (Phase.PLAY, Phase.DRAWN, Phase.PENDING)
-        or v.turns != last.turns + sum(v.in_hand)
-    ):
-        return {}
-    bad = _matching(last.top, last.color, v.rules)
-    others = [s for s in range(v.players) if s != v.seat and v.in_hand[s]]
-    if (
-        v.phase is not Phase.PENDING
-        and v.top == last.top
-        and v.color == last.color
-        and others
-        and all(v.hand_counts[s] == last.counts[s] + 1 for s in others)
-    ):
-        return dict.fromkeys(others, bad)
-    return _in_turn(v, last)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -499,16 +481,14 @@ class StrongBot:
     name: str = "strong"
     rollouts: int = ROLLOUTS
     margin: float = MARGIN
-    read_plays: bool = True
-    """Deal the worlds so that the opponent's last play heads-up is greedy's (:func:`shown`)."""
-    memory: dict[int, list[_Played]] = field(default_factory=dict, compare=False, repr=False)
-    """Per seat: its last two plays (the latest last), from its own views and choices."""
-    turns: dict[int, tuple[tuple[int, int], Marks, Shown | None]] = field(
+    read_log: bool = True
+    """Deal the worlds as the hand's public history allows (:func:`read`); ``False``: every
+    hidden card at random (for measuring what the reading is worth)."""
+    plans: dict[int, tuple[tuple[int, int, tuple[Card, ...]], Action]] = field(
         default_factory=dict, compare=False, repr=False
     )
-    """Per seat: the turn (hand, total turns) it last searched in, and what it inferred."""
-    marks: dict[int, _Memory] = field(default_factory=dict, compare=False, repr=False)
-    """Per seat: its marks at the start of its last turn (:func:`carried`)."""
+    """Per seat: the play decided when the bot said UNO first, and the turn it is for (a new
+    bot, as the server makes for each move, searches again instead)."""
 
     def act(self, view: View, rng: random.Random) -> Action | None:
         legal = view.legal
@@ -519,12 +499,10 @@ class StrongBot:
         due = call_or_catch(Sight.of_view(view, view.seat))
         if due is not None:
             return due
-        key = (view.hand_no, view.total_turns)
-        known = self._known(view, key)  # every turn: the marks are carried round by round
-        mine = self.memory.setdefault(view.seat, [])
-        here = mine[-1] if mine and mine[-1].key == key else None
-        if here is not None and here.plan in legal:
-            return here.plan  # the play chosen when UNO was said first
+        key = (view.hand_no, view.total_turns, view.hand)
+        plan = self.plans.pop(view.seat, None)
+        if plan is not None and plan[0] == key and plan[1] in legal:
+            return plan[1]  # the play chosen when UNO was said first
         greedy = _GREEDY.act(view, rng)
         if greedy is None:
             return None
@@ -532,61 +510,12 @@ class StrongBot:
         if len(choices) <= 1 or self.rollouts <= 0 or greedy not in choices:
             best = greedy
         else:
-            best = self.search(
-                view,
-                choices,
-                choices.index(greedy),
-                rng,
-                known,
-                self._shown(view, key),
-            )
-        self._remember(view, key, best)
+            reading = read(view) if self.read_log else None
+            best = self.search(view, choices, choices.index(greedy), rng, reading)
         if isinstance(best, Play) and len(view.hand) - len(best.cards) == 1 and CallUno() in legal:
-            mine[-1].plan = best
+            self.plans[view.seat] = (key, best)
             return CallUno()  # announce before playing down to one card, as greedy does
         return best
-
-    def _known(self, view: View, key: tuple[int, int]) -> Marks:
-        """The marks at this turn (:func:`voids` of this round, and the older ones
-        :func:`carried` over it), worked out at its first decision (the bot's last play
-        before it is then still the latest) and kept for the turn's later ones."""
-        assert view.seat is not None
-        turn = self.turns.get(view.seat)
-        if turn is None or turn[0] != key:
-            mine = [p for p in self.memory.get(view.seat, []) if p.key != key]
-            last = mine[-1] if mine else None
-            marks = carried(view, self.marks.get(view.seat), voids(view, last))
-            self.marks[view.seat] = _Memory(
-                view.hand_no, view.turns, view.direction, view.hand_counts, marks
-            )
-            turn = (key, marks, shown(view, last) if self.read_plays else None)
-            self.turns[view.seat] = turn
-        return turn[1]
-
-    def _shown(self, view: View, key: tuple[int, int]) -> Shown | None:
-        """:func:`shown` at this turn (worked out with :meth:`_known`)."""
-        assert view.seat is not None
-        self._known(view, key)
-        return self.turns[view.seat][2]
-
-    def _remember(self, view: View, key: tuple[int, int], action: Action) -> None:
-        """Note what the bot's play leaves on top (for :func:`voids` at its next turn)."""
-        assert view.seat is not None
-        mine = self.memory[view.seat]
-        if isinstance(action, ChooseColor):
-            if mine and mine[-1].key == key:
-                mine[-1].color = action.color
-            return
-        if not isinstance(action, Play):
-            return
-        c = action.cards[-1]
-        color = action.color if action.color is not None else c.color
-        played = _Played(key, c, color, view.hand_counts, view.turns, view.direction)
-        if mine and mine[-1].key == key:
-            mine[-1] = played
-        else:
-            mine.append(played)
-            del mine[:-2]
 
     def search(
         self,
@@ -594,8 +523,7 @@ class StrongBot:
         choices: list[Action],
         default: int,
         rng: random.Random,
-        known: Marks | None = None,
-        seen: Shown | None = None,
+        reading: Reading | None = None,
     ) -> Action:
         """The candidate with the best mean over the same determinizations (common random
         numbers), unless its lead over greedy's choice ``default`` on them is within ``margin``
@@ -609,7 +537,7 @@ class StrongBot:
         if self.rollouts // rounds // k < 2:
             return choices[default]
         try:
-            deals = Deals(view, rng, known, seen)
+            deals = Deals(view, rng, reading)
         except MazziereError:
             return choices[default]  # a position the view cannot rebuild: greedy's
         values: list[list[float]] = [[] for _ in range(k)]

@@ -40,7 +40,7 @@ export function describeUno(e, who, node, ctx) {
     case 'drew': {
       const cards = list(e.cards);
       const why =
-        e.reason && e.reason !== 'choice' && e.reason !== 'no_play' ? ` (${reasonText('draw', e.reason)})` : '';
+        e.reason && !['choice', 'no_play', 'turn'].includes(e.reason) ? ` (${reasonText('draw', e.reason)})` : '';
       if (cards.length) return node('ev.drew_own', { cards: miniUnoList(cards), why });
       return node('ev.drew', { who: who(e.seat), n: e.count, why });
     }
