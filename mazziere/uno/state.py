@@ -21,7 +21,7 @@ from typing import Any, Self
 from mazziere.cards.uno import Card, Color
 from mazziere.rng import Rng
 from mazziere.uno import events as E
-from mazziere.uno.events import Drew, drew_one, skipped
+from mazziere.uno.events import Drew, HandStarted, drew_one, skipped
 from mazziere.uno.options import Rules
 
 
@@ -226,12 +226,15 @@ class GameData:
         if self._seen_n == n:
             return self._seen
         add: list[E.Event] = []
+        log = self.log
         for i in range(self._seen_n, n):
-            for e in self.log[i]:
-                if i == 0 and type(e) is E.HandStarted:
+            for e in log[i]:
+                if e.private_fields:
+                    e = e.for_seat(None)
+                elif i == 0 and type(e) is HandStarted:
                     add = []  # the first action's events from the hand's start on
-                add.append(E.public(e))
-        self._seen = self._seen + tuple(add)
+                add.append(e)
+        self._seen = self._seen + tuple(add) if self._seen else tuple(add)
         self._seen_n = n
         return self._seen
 
