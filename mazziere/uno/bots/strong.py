@@ -386,38 +386,47 @@ class Deals:
                 got = _agreeing(g, plays)
                 if got > best:
                     best, hand = got, g.hands[s]
-            if g.hands[s] != hand:
-                pile = Counter(g.draw_pile + list(g.hands[s]))
-                pile.subtract(hand)
-                g.hands[s] = hand
-                g.draw_pile = list(pile.elements())
-                rng.shuffle(g.draw_pile)
+            if g.hands[s] != hand:  # the best deal back: its cards out of the draw pile
+                mine, pile = list(g.hands[s]), list(g.draw_pile)
+                for c in hand:
+                    if c in mine:
+                        mine.remove(c)
+                    else:
+                        pile.remove(c)
+                g.hands[s], g.draw_pile = hand, _into(pile, mine, rng)
         g._legal_seat = -1
         return g
 
     def _take(self, s: int, pool: list[Card]) -> tuple[list[Card], list[Card]] | None:
-        """Seat ``s``'s cards from ``pool`` (shuffled) by its layers, and the rest; ``None``
-        when the pool has too few cards for a layer."""
+        """Seat ``s``'s cards from ``pool`` (in a random order) by its layers: the first cards
+        outside each layer's marks; and the rest, in their order. ``None`` when the pool has
+        too few cards for a layer."""
         kept: list[Card] = []
         for size, bad in self.layers[s]:
+            if size == 0:
+                continue
             rest: list[Card] = []
             took = 0
-            for c in pool:
-                if took < size and c not in bad:
-                    kept.append(c)
-                    took += 1
-                else:
+            for i, c in enumerate(pool):
+                if c in bad:
                     rest.append(c)
+                    continue
+                kept.append(c)
+                took += 1
+                if took == size:
+                    rest.extend(pool[i + 1 :])
+                    break
             if took < size:
                 return None
             pool = rest
         return kept, pool
 
     def _redeal(self, g: Game, s: int, rng: random.Random) -> None:
-        """Deal seat ``s`` again from its cards and the draw pile."""
+        """Deal seat ``s`` again from its cards and the draw pile: its cards go back into the
+        pile at random places (the pile stays in a random order), and it takes the first
+        cards its layers allow."""
         n = len(g.hands[s])
-        pool = list(g.hands[s]) + g.draw_pile
-        rng.shuffle(pool)
+        pool = _into(list(g.draw_pile), list(g.hands[s]), rng)
         took = self._take(s, pool) if s in self.layers else None
         if took is None:
             g.hands[s], g.draw_pile = tuple(pool[:n]), pool[n:]
@@ -448,6 +457,15 @@ class Deals:
         g.rng = SplitMixRng(rng.getrandbits(64))
         g._legal_seat = -1
         return g
+
+
+def _into(pile: list[Card], cards: list[Card], rng: random.Random) -> list[Card]:
+    """``pile`` (in a random order) with ``cards`` put in at random places: the result is in
+    a random order too, for the price of one random number a card (a shuffle of the whole
+    pile costs one a card of the pile)."""
+    for c in cards:
+        pile.insert(rng.randrange(len(pile) + 1), c)
+    return pile
 
 
 def _agreeing(g: Game, plays: list[Shown]) -> int:
