@@ -5,7 +5,7 @@ On its own turn, when it has a real choice, it builds games as its view allows t
 (:func:`determinize` once, checked; then :class:`Deals` deals copies of it again): its own hand,
 the public counts, the top card and colour, the pending draw, the scores; every card it cannot
 see (the other hands, the draw pile, the discards under the top card) is shuffled from the
-cards it does not hold and dealt back in the public counts.
+cards it does not hold and dealt back in the public counts, as the hand's history allows.
 
 *What the hand's history shows* (:func:`read`). The view carries the hand's public log
 (``View.log``: every play, every draw by count and reason, colours chosen, hands swapped), the
@@ -73,7 +73,7 @@ MARGIN = 1.0
 """Standard errors (of the paired differences) by which the best candidate's mean must beat
 greedy's choice to be played."""
 TRIES = 16
-"""Worlds dealt at most for one that agrees with what an opponent's play showed."""
+"""Deals of one seat at most, in one world, for one that agrees with every play of it read."""
 _GREEDY = GreedyBot()
 
 
