@@ -142,9 +142,11 @@ class Played(Event):
 @register_event
 @dataclass(frozen=True, slots=True)
 class Drew(Event):
-    """Cards drawn; others learn only how many. ``reason`` says why: for a draw in one's turn
-    the drawer sees ``choice`` (it held a playable card, ``voluntary_draw``) or ``no_play``,
-    everybody else ``turn`` (which of the two it was would tell them about a hidden hand)."""
+    """Cards drawn; others learn only how many. ``reason`` says why.
+
+    For a draw in one's turn the drawer sees ``choice`` (it held a playable card,
+    ``voluntary_draw``) or ``no_play``, everybody else ``turn`` (which of the two it was would
+    tell them about a hidden hand)."""
 
     tag: ClassVar[str] = "drew"
     owner_field: ClassVar[str | None] = "seat"
