@@ -298,7 +298,7 @@ def read(v: View) -> Reading:
                 marks[s] = [(b, a + e.count) for b, a in marks[s]]
                 plays[s] = []
             counts[s] += e.count
-            drew_now = s if e.reason in (E.TURN_DRAW, "choice", "no_play") else -1
+            drew_now = s if e.reason == E.TURN_DRAW else -1
             if e.reason in ("draw2", "draw4", "challenge"):
                 pending = False
         elif isinstance(e, E.Dealt):
@@ -327,7 +327,7 @@ def read(v: View) -> Reading:
         elif isinstance(e, E.HandEnded):
             return Reading()
     if blind:
-        return Reading(under=None)
+        return Reading()
     for s in range(n):
         if s == me or not v.in_hand[s]:
             continue
