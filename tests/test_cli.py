@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -239,3 +240,38 @@ def test_bad_position_options_exit_2_with_one_line(args: list[str], message: str
     result = runner.invoke(app, ["position", *args])
     assert result.exit_code == 2
     assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_sim_journal_resumes_a_run_in_sittings(tmp_path: Path) -> None:
+    args = ["sim", "uno", "--option", "match=single_hand", "--seed", "5", "--json"]
+    whole = json.loads(runner.invoke(app, [*args, "--games", "6"]).stdout)
+    path = str(tmp_path / "run.jsonl")
+    first = runner.invoke(app, [*args, "--games", "2", "--journal", path])
+    assert first.exit_code == 0 and json.loads(first.stdout)["played"] == 2
+    rest = json.loads(runner.invoke(app, [*args, "--games", "6", "--journal", path]).stdout)
+    assert rest["played"] == 4 and whole["played"] == 6
+    for key in ("wins_by_seat", "hands", "hand_wins_by_seat", "mean_turns", "games"):
+        assert rest[key] == whole[key]
+    table = runner.invoke(
+        app,
+        [
+            "sim",
+            "uno",
+            "--option",
+            "match=single_hand",
+            "--seed",
+            "5",
+            "--games",
+            "7",
+            "--journal",
+            path,
+        ],
+    )
+    assert "1 played now, 6 from the journal" in table.stdout
+
+
+def test_sim_journal_of_another_run_is_a_clear_error(tmp_path: Path) -> None:
+    path = str(tmp_path / "run.jsonl")
+    runner.invoke(app, ["sim", "uno", "--games", "1", "--seed", "1", "--journal", path])
+    result = runner.invoke(app, ["sim", "uno", "--games", "1", "--seed", "2", "--journal", path])
+    assert result.exit_code != 0 and "another run (seed differ)" in result.output

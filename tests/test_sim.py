@@ -3,9 +3,11 @@ worker count, bots fed only views, a step limit, and greedy beating random."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -168,3 +170,90 @@ def test_a_bot_choosing_an_illegal_action_is_reported() -> None:
     with pytest.raises(SimulationError) as err:
         simulate_uno(rules, 2, 3, 1, [CheatBot()])
     assert err.value.code == "bot_illegal_action"
+
+
+# ---------------------------------------------------------------- journal (a run in sittings)
+def test_journal_resumed_run_equals_one_uninterrupted_run(tmp_path: Path) -> None:
+    rules = find_preset("mattel").with_options(target=100)
+    whole = simulate_uno(rules, 3, 9, "j", ["greedy", "random"])
+    path = tmp_path / "run.jsonl"
+    first = simulate_uno(rules, 3, 4, "j", ["greedy", "random"], journal=path)
+    assert first.played == 4 and len(path.read_text().splitlines()) == 1 + 4
+    seen: list[tuple[int, int]] = []
+    rest = simulate_uno(
+        rules,
+        3,
+        9,
+        "j",
+        ["greedy", "random"],
+        workers=2,
+        journal=path,
+        progress=lambda d, t: seen.append((d, t)),
+    )
+    assert _same(rest, whole) and rest.played == 5 and rest.mean_steps == whole.mean_steps
+    assert seen[0] == (4, 9) and seen[-1] == (9, 9)
+    again = simulate_uno(rules, 3, 9, "j", ["greedy", "random"], journal=path)
+    assert _same(again, whole) and again.played == 0  # nothing left to play
+    assert len(path.read_text().splitlines()) == 1 + 9
+
+
+def test_journal_of_another_run_is_refused_and_left_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    simulate_uno(SINGLE, 2, 3, "a", ["greedy"], journal=path)
+    before = path.read_bytes()
+    for seed, players, bots, rules in (
+        ("b", 2, ["greedy"], SINGLE),
+        ("a", 3, ["greedy"], SINGLE),
+        ("a", 2, ["random"], SINGLE),
+        ("a", 2, ["greedy"], SINGLE.with_options(stacking="all")),
+    ):
+        with pytest.raises(OptionError) as err:
+            simulate_uno(rules, players, 3, seed, bots, journal=path)
+        assert err.value.code == "journal_mismatch" and "another run" in str(err.value)
+    assert path.read_bytes() == before
+
+
+def _line(**change: object) -> str:
+    rec = {"game": 0, "winners": [0], "total_turns": 1, "hands": 1, "steps": 1, "hands_won": [1, 0]}
+    return json.dumps({**rec, **change}) + "\n"
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "not json\n",
+        '{"game": 0}\n',
+        _line(game=-1),
+        _line(winners=["0"]),
+        _line(hands=True),
+        "[1, 2]\n",
+    ],
+)
+def test_journal_that_cannot_be_read_is_refused(tmp_path: Path, bad: str) -> None:
+    path = tmp_path / "run.jsonl"
+    simulate_uno(SINGLE, 2, 2, "a", ["greedy"], journal=path)
+    path.write_text(path.read_text() + bad)
+    before = path.read_bytes()
+    with pytest.raises(OptionError) as err:
+        simulate_uno(SINGLE, 2, 4, "a", ["greedy"], journal=path)
+    assert err.value.code == "bad_journal"
+    assert path.read_bytes() == before
+
+
+def test_journal_line_cut_short_by_a_kill_is_played_again(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    whole = simulate_uno(SINGLE, 2, 5, "k", ["greedy", "random"])
+    simulate_uno(SINGLE, 2, 3, "k", ["greedy", "random"], journal=path)
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:-1]) + lines[-1][:12])  # match 2's line half written
+    r = simulate_uno(SINGLE, 2, 5, "k", ["greedy", "random"], journal=path)
+    assert _same(r, whole) and r.played == 3
+    assert [json.loads(x)["game"] for x in path.read_text().splitlines()[1:]] == [0, 1, 2, 3, 4]
+
+
+def test_journal_keeps_matches_beyond_a_shorter_run(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    simulate_uno(SINGLE, 2, 6, "s", ["greedy"], journal=path)
+    short = simulate_uno(SINGLE, 2, 4, "s", ["greedy"], journal=path)
+    assert _same(short, simulate_uno(SINGLE, 2, 4, "s", ["greedy"])) and short.played == 0
+    assert len(path.read_text().splitlines()) == 1 + 6

@@ -9,6 +9,7 @@ without an address) with the same result as the local processes.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -86,6 +87,16 @@ def sim_uno(
     ] = False,
     use_ray: RayOpt = False,
     address: AddressOpt = None,
+    journal: Annotated[
+        Path | None,
+        typer.Option(
+            "--journal",
+            "-j",
+            metavar="FILE",
+            help="Write each finished match to FILE (JSON lines); run again with the same "
+            "FILE and arguments to play only the matches it lacks (a long run in sittings).",
+        ),
+    ] = None,
 ) -> None:
     """Simulate UNO matches between bots: win rates with 95% intervals, turns per hand."""
     with cli_errors():
@@ -118,6 +129,7 @@ def sim_uno(
                 progress=lambda done, _total: bar.update(task, completed=done),
                 workers=w,
                 cluster=cluster,
+                journal=journal,
             )
     if json_out:
         typer.echo(json.dumps(sim_json(result, preset, option or [])))
@@ -147,6 +159,7 @@ def sim_json(r: UnoSimResult, preset: str, options: list[str]) -> dict[str, Any]
         "games_per_second": r.games_per_second,
         "wall_seconds": r.wall_seconds,
         "workers": r.workers,
+        "played": r.games if r.played is None else r.played,
     }
 
 
@@ -173,6 +186,8 @@ def sim_table(r: UnoSimResult, preset: str) -> Group:
         )
     tp = r.turns_per_hand
     workers = f"{r.workers} worker{'s' if r.workers != 1 else ''}"
+    if r.played is not None and r.played < r.games:
+        workers += f"; {r.played} played now, {r.games - r.played} from the journal"
     return Group(
         t,
         Text(f"Mean turns per hand: {tp.mean:.1f} (95% CI {tp.low:.1f} – {tp.high:.1f})"),

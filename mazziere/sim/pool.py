@@ -36,8 +36,29 @@ CHUNKS_PER_WORKER = 8
 def chunk_ranges(total: int, workers: int, cap: int) -> list[range]:
     """``range(total)`` cut into about ``CHUNKS_PER_WORKER`` pieces per worker, each at most
     ``cap`` long."""
-    size = max(1, min(cap, -(-total // (workers * CHUNKS_PER_WORKER))))
-    return [range(start, min(total, start + size)) for start in range(0, total, size)]
+    return cut_ranges(range(total), workers, cap)
+
+
+def cut_ranges(numbers: Sequence[int], workers: int, cap: int) -> list[range]:
+    """The ascending game or round ``numbers`` (some may be missing: a resumed run's) cut
+    into ranges of consecutive numbers, about ``CHUNKS_PER_WORKER`` per worker, each at most
+    ``cap`` long.
+
+    >>> cut_ranges([0, 1, 2, 5, 6, 9, 10, 11, 12], workers=1, cap=2)
+    [range(0, 2), range(2, 3), range(5, 7), range(9, 11), range(11, 13)]
+    """
+    size = max(1, min(cap, -(-len(numbers) // (workers * CHUNKS_PER_WORKER))))
+    out: list[range] = []
+    start = prev = -2
+    for n in numbers:
+        if n != prev + 1 or n - start >= size:
+            if start >= 0:
+                out.append(range(start, prev + 1))
+            start = n
+        prev = n
+    if start >= 0:
+        out.append(range(start, prev + 1))
+    return out
 
 
 def default_workers() -> int:
@@ -73,6 +94,7 @@ def run_chunks(
     pool: multiprocessing.pool.Pool | None = None,
     start: str = "spawn",
     cluster: RayCluster | None = None,
+    each: Callable[[R], None] | None = None,
 ) -> list[R]:
     """``work(job)`` for every job, in job order. One worker (or one job) plays here; more
     play on ``min(workers, len(jobs))`` spawned processes, or on the ``pool`` given (it is
@@ -82,12 +104,16 @@ def run_chunks(
     rounds; default one per job) out of ``total`` (default: the number of jobs). ``start``
     is the processes' start method (:func:`start_method`). With an open ``cluster`` the jobs
     run as Ray tasks there instead (``workers`` and ``pool`` unused), with the same results.
+    ``each(result)`` is called here, in this process, as each result arrives (in the order
+    they finish), before ``progress``: to keep results somewhere as soon as they exist.
     """
     units = len(jobs) if total is None else total
     done = 0
 
     def arrived(result: R) -> None:
         nonlocal done
+        if each is not None:
+            each(result)
         done += 1 if size is None else size(result)
         if progress is not None:
             progress(done, units)

@@ -12,18 +12,27 @@ Game ``g`` is dealt from the engine seed ``f"{seed}:{g}"`` and the bots draw fro
 the seats whose turn it is not and who have legal actions (catch, UNO call, jump-in, a
 third-party challenge) are asked first, in seat order after the current seat; the first that
 acts is applied, otherwise the current seat's bot acts.
+
+Since each match depends only on the seed and its number, a long run may be cut into
+sittings: with a ``journal`` (:class:`Journal`) every finished match is written to a file as
+it arrives, and a run started again on that file plays only the matches it lacks. The totals
+are then exactly those of one uninterrupted run.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from mazziere import __version__
 from mazziere.errors import MazziereError, OptionError
-from mazziere.sim.pool import chunk_ranges, run_chunks
+from mazziere.sim.pool import cut_ranges, run_chunks
 from mazziere.sim.stats import Interval, MeanCI, mean_ci, wilson
 from mazziere.uno import (
     Action,
@@ -105,6 +114,8 @@ class UnoSimResult:
     mean_steps: float
     wall_seconds: float
     workers: int
+    played: int | None = None
+    """Matches played by this run, when a journal supplied the others (None: all of them)."""
 
     @property
     def mean_turns(self) -> float:
@@ -113,7 +124,9 @@ class UnoSimResult:
 
     @property
     def games_per_second(self) -> float:
-        return self.games / self.wall_seconds if self.wall_seconds > 0 else float("inf")
+        """Matches played by this run per second of its wall time."""
+        n = self.games if self.played is None else self.played
+        return n / self.wall_seconds if self.wall_seconds > 0 else float("inf")
 
 
 def play_match(
@@ -221,6 +234,120 @@ def _run_chunk(args: tuple[Rules, int, str, Sequence[BotSpec], range]) -> list[G
     return run_games(*args)
 
 
+JOURNAL_FORMAT = 1
+"""Version of the journal's layout (its header says which)."""
+
+
+class Journal:
+    """A simulation's finished matches in a JSON-lines file, so that a long run can stop and
+    go on (the command line's ``--journal``).
+
+    The first line is the run's header: the format, the package version, the rules (every
+    option), the seat count, the seed and the bots' names. Each further line is one match's
+    :class:`GameRecord`. A file written for another run is refused (``journal_mismatch``)
+    rather than mixed in, and one that cannot be read is refused (``bad_journal``); neither is
+    changed. A last line cut short (the process was killed while writing it) is dropped, and
+    its match is played again. Written with the standard library's ``json``: the file is a
+    few lines a match and is read once.
+
+    The bots are known by name only: a journal resumed after their code changed mixes two
+    versions of a bot, which the header cannot see (it does record the package version)."""
+
+    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
+        self.path = Path(path)
+        # as the file will hold it (tuples become lists), so that it compares equal when read
+        self.header = json.loads(json.dumps({"journal": JOURNAL_FORMAT, **header}))
+
+    def load(self) -> dict[int, GameRecord]:
+        """The matches already in the file, by number (the file is created, with its header,
+        if it does not exist)."""
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            raw = b""
+        except OSError as e:
+            raise OptionError(f"cannot read the journal {self.path}: {e}", "bad_journal") from e
+        end = raw.rfind(b"\n") + 1
+        lines = raw[:end].decode("utf-8", "replace").splitlines()
+        if not lines:
+            self._write(json.dumps(self.header) + "\n", "w")
+            return {}
+        head = self._parse(lines[0], 1)
+        if head != self.header:
+            keys = self.header.keys() | head.keys()
+            diff = sorted(k for k in keys if head.get(k) != self.header.get(k))
+            raise OptionError(
+                f"the journal {self.path} was written for another run ({', '.join(diff)} "
+                "differ); name a new file",
+                "journal_mismatch",
+            )
+        done: dict[int, GameRecord] = {}
+        for no, line in enumerate(lines[1:], start=2):
+            rec = self._record(self._parse(line, no), no)
+            done.setdefault(rec.game, rec)
+        if end < len(raw):  # a line cut short: keep the file to its last whole line
+            with self.path.open("r+b") as f:
+                f.truncate(end)
+        return done
+
+    def append(self, records: Sequence[GameRecord]) -> None:
+        """Write finished matches at the end of the file (flushed: a kill loses none)."""
+        self._write("".join(json.dumps(_record_json(r)) + "\n" for r in records), "a")
+
+    def _write(self, text: str, mode: str) -> None:
+        try:
+            with self.path.open(mode, encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as e:
+            raise OptionError(f"cannot write the journal {self.path}: {e}", "bad_journal") from e
+
+    def _parse(self, line: str, no: int) -> dict[str, Any]:
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            obj = None
+        if not isinstance(obj, dict):
+            raise OptionError(
+                f"the journal {self.path} line {no} is not a JSON object", "bad_journal"
+            )
+        return obj
+
+    def _record(self, obj: dict[str, Any], no: int) -> GameRecord:
+        def ints(x: object) -> bool:
+            return isinstance(x, list) and all(type(i) is int for i in x)
+
+        nums = ("game", "total_turns", "hands", "steps")
+        if not (
+            all(type(obj.get(k)) is int and obj[k] >= 0 for k in nums)
+            and ints(obj.get("winners"))
+            and ints(obj.get("hands_won"))
+        ):
+            raise OptionError(
+                f"the journal {self.path} line {no} is not a match record", "bad_journal"
+            )
+        return GameRecord(
+            obj["game"],
+            tuple(obj["winners"]),
+            obj["total_turns"],
+            obj["hands"],
+            obj["steps"],
+            tuple(obj["hands_won"]),
+        )
+
+
+def _record_json(r: GameRecord) -> dict[str, Any]:
+    return {
+        "game": r.game,
+        "winners": list(r.winners),
+        "total_turns": r.total_turns,
+        "hands": r.hands,
+        "steps": r.steps,
+        "hands_won": list(r.hands_won),
+    }
+
+
 def simulate_uno(
     rules: Rules,
     players: int,
@@ -230,25 +357,51 @@ def simulate_uno(
     progress: Progress | None = None,
     workers: int = 1,
     cluster: RayCluster | None = None,
+    journal: str | os.PathLike[str] | None = None,
 ) -> UnoSimResult:
     """Play ``games`` full matches (whatever match ``rules`` say) and summarise them; with
     ``workers`` > 1 the games are split across processes and merged in game order, so the
     result is the same for any worker count (wall time aside). On an open Ray ``cluster``
-    the chunks are Ray tasks, cut for its CPUs (``workers`` then unused)."""
+    the chunks are Ray tasks, cut for its CPUs (``workers`` then unused). With a ``journal``
+    file (:class:`Journal`) the matches it holds are not played again and each match played
+    is added to it as its chunk finishes; the result is the same as without."""
     if cluster is not None:
         workers = cluster.cpus
     table = check_sim_args(rules, players, games, bots, workers)
     seed_s = str(seed)
+    names = tuple(b.name for b in table)
     start = time.perf_counter()
-    chunks = [
-        (rules, players, seed_s, list(bots), r) for r in chunk_ranges(games, workers, CHUNK_CAP)
-    ]
+    done: dict[int, GameRecord] = {}
+    log: Journal | None = None
+    if journal is not None:
+        header = {"version": __version__, "rules": rules.as_dict(), "players": players}
+        log = Journal(journal, {**header, "seed": seed_s, "bots": list(names)})
+        done = {g: r for g, r in log.load().items() if g < games}
+    todo = [g for g in range(games) if g not in done]
+    chunks = [(rules, players, seed_s, list(bots), r) for r in cut_ranges(todo, workers, CHUNK_CAP)]
+    if progress is not None and done:
+        progress(len(done), games)
+
+    def arrived(done_now: int, _total: int) -> None:
+        if progress is not None:
+            progress(len(done) + done_now, games)
+
     parts = run_chunks(
-        _run_chunk, chunks, workers, progress, size=len, total=games, cluster=cluster
+        _run_chunk,
+        chunks,
+        workers,
+        arrived,
+        size=len,
+        total=len(todo),
+        cluster=cluster,
+        each=None if log is None else log.append,
     )
-    records = [record for part in parts for record in part]
+    for part in parts:
+        done.update((r.game, r) for r in part)
     wall = time.perf_counter() - start
-    return summarise(records, players, seed_s, tuple(b.name for b in table), wall, workers)
+    records = [done[g] for g in range(games)]
+    played = None if log is None else len(todo)
+    return summarise(records, players, seed_s, names, wall, workers, played)
 
 
 def summarise(
@@ -258,8 +411,10 @@ def summarise(
     bots: tuple[str, ...],
     wall: float,
     workers: int,
+    played: int | None = None,
 ) -> UnoSimResult:
-    """Totals and intervals from per-game records (taken in game order)."""
+    """Totals and intervals from per-game records (taken in game order); ``played`` of them
+    by this run (None: all)."""
     n = len(records)
     wins = [0] * players
     hand_wins = [0] * players
@@ -284,4 +439,5 @@ def summarise(
         mean_steps=sum(r.steps for r in records) / n,
         wall_seconds=wall,
         workers=workers,
+        played=played,
     )
