@@ -14,7 +14,7 @@ import pytest
 from mazziere.errors import OptionError, UnknownOption
 from mazziere.sim import SimulationError, UnoSimResult, mean_ci, simulate_uno, wilson
 from mazziere.sim.stats import t_quantile, z_quantile
-from mazziere.sim.uno_sim import play_match, resolve_bots
+from mazziere.sim.uno_sim import JOURNAL_CHUNK_CAP, play_match, resolve_bots
 from mazziere.uno import Action, Draw, State, View, find_preset, format_position, parse_position
 from mazziere.uno.bots import GreedyBot
 
@@ -257,3 +257,15 @@ def test_journal_keeps_matches_beyond_a_shorter_run(tmp_path: Path) -> None:
     short = simulate_uno(SINGLE, 2, 4, "s", ["greedy"], journal=path)
     assert _same(short, simulate_uno(SINGLE, 2, 4, "s", ["greedy"])) and short.played == 0
     assert len(path.read_text().splitlines()) == 1 + 6
+
+
+def test_journal_is_written_every_few_matches(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    sizes: list[int] = []
+
+    def seen(done: int, total: int) -> None:
+        sizes.append(done - sum(sizes))
+
+    simulate_uno(SINGLE, 2, 200, "w", ["greedy"], progress=seen, journal=path)
+    assert max(sizes) <= JOURNAL_CHUNK_CAP and sum(sizes) == 200
+    assert len(path.read_text().splitlines()) == 1 + 200

@@ -53,6 +53,9 @@ MAX_STEPS = 200_000
 """Actions allowed in one match before the simulation gives up (a stuck game is a bug)."""
 CHUNK_CAP = 50
 """Most matches per job."""
+JOURNAL_CHUNK_CAP = 10
+"""Most matches per job when they go to a journal: a job's matches are written when it ends,
+so a run stopped loses at most this many per worker (the cost of more jobs is small)."""
 
 BotSpec = str | Bot
 Progress = Callable[[int, int], None]
@@ -378,7 +381,8 @@ def simulate_uno(
         log = Journal(journal, {**header, "seed": seed_s, "bots": list(names)})
         done = {g: r for g, r in log.load().items() if g < games}
     todo = [g for g in range(games) if g not in done]
-    chunks = [(rules, players, seed_s, list(bots), r) for r in cut_ranges(todo, workers, CHUNK_CAP)]
+    cap = CHUNK_CAP if log is None else JOURNAL_CHUNK_CAP
+    chunks = [(rules, players, seed_s, list(bots), r) for r in cut_ranges(todo, workers, cap)]
     if progress is not None and done:
         progress(len(done), games)
 
