@@ -26,7 +26,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -295,7 +295,7 @@ class Journal:
 
     def append(self, records: Sequence[GameRecord]) -> None:
         """Write finished matches at the end of the file (flushed: a kill loses none)."""
-        self._write("".join(json.dumps(_record_json(r)) + "\n" for r in records), "a")
+        self._write("".join(json.dumps(asdict(r)) + "\n" for r in records), "a")
 
     def _write(self, text: str, mode: str) -> None:
         try:
@@ -338,17 +338,6 @@ class Journal:
             obj["steps"],
             tuple(obj["hands_won"]),
         )
-
-
-def _record_json(r: GameRecord) -> dict[str, Any]:
-    return {
-        "game": r.game,
-        "winners": list(r.winners),
-        "total_turns": r.total_turns,
-        "hands": r.hands,
-        "steps": r.steps,
-        "hands_won": list(r.hands_won),
-    }
 
 
 def simulate_uno(
