@@ -29,6 +29,8 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Any, Literal, get_args, get_origin
 
+from mazziere.casino.readings import Readings
+from mazziere.casino.readings import alternatives as reading_alternatives
 from mazziere.casino.rules import SMALLEST_STAKE, CasinoRules
 from mazziere.casino.session import DEFAULTS as CASINO_DEFAULTS
 from mazziere.errors import OptionError
@@ -63,6 +65,7 @@ RULES_OF: dict[str, type[Any]] = {"uno": UnoRules, "casino": CasinoRules, "poker
 PRESETS_OF: dict[type[Any], Mapping[str, Any]] = {
     UnoRules: uno_presets.PRESETS,
     PokerRules: poker_presets.PRESETS,
+    Readings: {r.label(): r for r in reading_alternatives()},
 }
 """Named values of a rules dataclass: a field of that type is a choice among them."""
 

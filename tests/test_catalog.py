@@ -95,7 +95,7 @@ def test_every_option_once_with_its_default_and_doc(cat: dict[str, Any], name: s
         default = f.default
         if dataclasses.is_dataclass(default):  # a rules value: named by its preset
             assert o["type"] == "preset"
-            assert uno_presets.PRESETS[o["default"]] == default
+            assert C.PRESETS_OF[type(default)][o["default"]] == default
         else:
             assert o["default"] == json.loads(json.dumps(C.jsonable(default)))
             if isinstance(default, tuple):

@@ -27,6 +27,7 @@ key         field                    value                                      
 stake       stake                    cents, within the table's limits              min_stake
 mult        multiplier               1 .. 3 (``MAX_MULTIPLIER``)                   start
 turns       turns                    actions applied in the round (both sides)     0
+run         run                      cards the player laid since the bank moved    0
 banklast    memory.last_card         the bank's last card played, or -             -
 bankwild    memory.played_wild       0/1: its previous turn played a plain Wild    0
 bankcolor   memory.chosen_color      R, Y, G, B: the colour it chose then, or -    -
@@ -34,7 +35,8 @@ bankdrew    memory.drew_without...   0/1: its previous turn drew and passed     
 bankpassed  memory.passed_color      the colour in force when it passed, or -      -
 strategy    strategy_rng             a random source (the strategies' ties)        splitmix:0:0
 result      result                   - or winner:multiplier:stake:payout:reason:   -
-                                     turns (winner ``player`` or ``bank``, the
+                                     turns (winner ``player``, ``bank`` or
+                                     ``none``: a refund when the pile ran out, the
                                      reason a word such as ``player_out``)
 ==========  =======================  ============================================  ==========
 
@@ -67,7 +69,7 @@ from __future__ import annotations
 
 from mazziere.cards.uno import WILD_FACE, Card, Color, parse_card
 from mazziere.casino import rulebook
-from mazziere.casino.round import BANK, PLAYER, CasinoRound, RoundResult
+from mazziere.casino.round import BANK, PLAYER, CasinoRound, RoundResult, pile_out_end
 from mazziere.casino.rules import MAX_MULTIPLIER, CasinoRules, StakeError, validate_stake
 from mazziere.casino.strategy import BankMemory
 from mazziere.errors import BadPosition, MalformedAction
@@ -89,6 +91,7 @@ KEYS: tuple[str, ...] = (
     "stake",
     "mult",
     "turns",
+    "run",
     "banklast",
     "bankwild",
     "bankcolor",
@@ -102,8 +105,9 @@ them (the UNO part follows, with :data:`mazziere.uno.position.KEYS`)."""
 
 PREFIX = "casino"
 UNO_WORD = "uno"
-WINNERS: tuple[str, ...] = ("player", "bank")
-"""The values of a result's winner, seat 0's side first."""
+WINNERS: tuple[str, ...] = ("player", "bank", "none")
+"""The values of a result's winner, seat 0's side first (``none``: the stake returned when
+the pile runs out, under the ``pile_out`` readings that say so)."""
 
 
 # ---------------------------------------------------------------------- writing
@@ -128,6 +132,7 @@ def format_position(r: CasinoRound) -> str:
         "stake": str(r.stake),
         "mult": str(r.multiplier),
         "turns": str(r.turns),
+        "run": str(r.run),
         "banklast": _opt(m.last_card),
         "bankwild": str(int(m.played_wild)),
         "bankcolor": _color_text(m.chosen_color),
@@ -241,14 +246,34 @@ def parse_position(text: str, rules: CasinoRules | None = None) -> CasinoRound:
         memory=memory,
         turns=parse_int("turns", f.get("turns", "0")),
         result=_parse_result(f.get("result", "-")),
+        run=parse_int("run", f.get("run", "0")),
     )
     _validate(r)
     return r
 
 
+def _expected_end(r: CasinoRound) -> tuple[str, int]:
+    """The winner and payout of a finished round, from its hand: the side out of cards, or
+    the pile out (the table's ``pile_out`` reading), or the player stuck at x1 (the bank)."""
+    uno = r.uno
+    if uno.phase is OVER:
+        assert uno.result is not None
+        if uno.result.winner == PLAYER:
+            return "player", r.stake * r.multiplier
+        return "bank", 0
+    if uno.draw_pile:
+        return "bank", 0
+    return pile_out_end(r)
+
+
 def _validate(r: CasinoRound) -> None:
     """The round's consistency checks of the module docstring (the UNO part's are done)."""
     m = r.memory
+    if r.run < 0 or r.run > r.turns:
+        raise BadPosition(
+            f"run {r.run}: the cards the player laid since the bank moved are 0 to turns",
+            "bad_count",
+        )
     if m.played_wild and (m.last_card != WILD_FACE or m.drew_without_playing):
         raise BadPosition(
             "bankwild=1: the bank's previous turn played a Wild, its last card", "bad_memory"
@@ -295,10 +320,10 @@ def _validate(r: CasinoRound) -> None:
                 f"result: the {res.winner} lost the UNO hand (side {uno.result.winner} won)",
                 "bad_phase",
             )
-    elif res.winner != "bank" or not stuck:
+    elif not stuck:
         raise BadPosition(
             "a round ends before its UNO hand only when the side to act can neither play nor "
-            "draw (the pile out, or the player at x1): then the bank wins",
+            "draw (the pile out, or the player at x1)",
             "bad_phase",
         )
     if res.stake != r.stake:
@@ -307,7 +332,9 @@ def _validate(r: CasinoRound) -> None:
         raise BadPosition(
             f"result multiplier {res.multiplier} is not mult {r.multiplier}", "bad_multiplier"
         )
-    payout = r.stake * r.multiplier if res.winner == "player" else 0
+    winner, payout = _expected_end(r)
+    if res.winner != winner:
+        raise BadPosition(f"result: the {winner} won, not the {res.winner}", "bad_phase")
     if res.payout != payout:
         raise BadPosition(
             f"result payout {res.payout}: the {res.winner} winning is paid {payout}", "bad_stake"

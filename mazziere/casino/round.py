@@ -33,6 +33,7 @@ from typing import Any
 from mazziere.cards.uno import WILD_FACE, Card, Color
 from mazziere.casino import rulebook as R
 from mazziere.casino.events import MultiplierChanged, RoundEnded
+from mazziere.casino.readings import Readings
 from mazziere.casino.rules import CasinoRules, validate_stake
 from mazziere.casino.strategy import (
     BankMemory,
@@ -45,7 +46,7 @@ from mazziere.rng import Rng, SplitMixRng, make_rng
 from mazziere.uno import State
 from mazziere.uno import actions as A
 from mazziere.uno import engine as uno
-from mazziere.uno.events import Drew, Event
+from mazziere.uno.events import Drew, Event, Played
 from mazziere.uno.state import Phase
 
 PLAYER = 0
@@ -76,6 +77,9 @@ class CasinoRound:
     memory: BankMemory
     turns: int
     result: RoundResult | None
+    run: int = 0
+    """Cards the player has laid since the bank last moved (the ``played`` reading of the
+    Skip/Reverse weight)."""
 
     @property
     def is_over(self) -> bool:
@@ -215,6 +219,8 @@ def _default(r: CasinoRound, rng: Rng) -> A.Action:
         legal_actions(r),
         r.memory,
         rng,
+        r.run,
+        r.rules.readings,
     )
 
 
@@ -249,15 +255,15 @@ def settle(r: CasinoRound) -> int:
 _DRAW_REASON = {"choice": R.DRAW_CHOICE, "no_play": R.DRAW_NO_PLAY}
 
 
-def _multiplier_after(m: int, new: list[Event], events: list[Event]) -> int:
+def _multiplier_after(m: int, new: list[Event], events: list[Event], rd: tuple[int, ...]) -> int:
     """The multiplier after the draws among ``new`` (:func:`rulebook.multiplier_after_draw`,
-    card by card), each step reported in ``events``."""
+    card by card, under the readings ``rd``), each step reported in ``events``."""
     for e in new:
         if not isinstance(e, Drew):
             continue
         reason = _DRAW_REASON.get(e.reason, R.DRAW_PENALTY)
-        for _ in range(e.count):
-            after = R.multiplier_after_draw(m, e.seat == PLAYER, reason)
+        for nth in range(e.count):
+            after = R.multiplier_after_draw(m, e.seat == PLAYER, reason, nth, rd)
             if after != m:
                 m = after
                 events.append(
@@ -274,8 +280,9 @@ def _after_move(
     rng: Rng,
     bank_moves: int | None = None,
 ) -> tuple[CasinoRound, list[Event]]:
-    m = _multiplier_after(r.multiplier, list(events), events)
-    r = _with(r, uno=state, multiplier=m, turns=r.turns + 1, strategy_rng=rng)
+    m = _multiplier_after(r.multiplier, list(events), events, r.rules.readings.codes())
+    laid = sum(1 for e in events if isinstance(e, Played) and e.seat == PLAYER)
+    r = _with(r, uno=state, multiplier=m, turns=r.turns + 1, strategy_rng=rng, run=r.run + laid)
     return _advance(r, events, bank_moves)
 
 
@@ -292,6 +299,7 @@ def _with(r: CasinoRound, **changes: Any) -> CasinoRound:
         memory=get("memory", r.memory),
         turns=get("turns", r.turns),
         result=get("result", r.result),
+        run=get("run", r.run),
     )
 
 
@@ -333,13 +341,12 @@ def _advance(
             return _finish(r, "bank", "bank_out", events)
         legal = uno.legal_actions(s, s.current)
         can_play = any(isinstance(a, A.Play) for a in legal)
-        if s.current == PLAYER:
-            if not can_play and (not s.draw_pile or not R.player_may_draw(r.multiplier)):
-                reason = "pile_out" if not s.draw_pile else "no_draw_at_x1"
-                return _finish(_with(r, strategy_rng=rng), "bank", reason, events)
-            return _with(r, strategy_rng=rng), events
         if not can_play and not s.draw_pile:
-            return _finish(_with(r, strategy_rng=rng), "bank", "pile_out", events)
+            return _pile_out(_with(r, strategy_rng=rng), events)
+        if s.current == PLAYER:
+            if not can_play and not R.player_may_draw(r.multiplier):
+                return _finish(_with(r, strategy_rng=rng), "bank", "no_draw_at_x1", events)
+            return _with(r, strategy_rng=rng), events
         if most is not None and played >= most:
             return _with(r, strategy_rng=rng), events
         played += 1
@@ -347,7 +354,7 @@ def _advance(
         action = bank_decision(s.hands[BANK], s.discard[-1], int(s.color), s.phase, legal, rng)
         state, ev = uno.apply(s, BANK, action)
         events.extend(ev)
-        m = _multiplier_after(r.multiplier, ev, events)
+        m = _multiplier_after(r.multiplier, ev, events, r.rules.readings.codes())
         r = _with(
             r,
             uno=state,
@@ -355,25 +362,58 @@ def _advance(
             turns=r.turns + 1,
             memory=_bank_memory(s, state, action, r.memory),
             strategy_rng=rng,
+            run=0,
         )
 
 
+def pile_out_end(r: CasinoRound) -> tuple[str, int]:
+    """The draw pile is out and the side to move cannot play: the winner and payout the
+    ``pile_out`` reading gives (:func:`rulebook.pile_out_payout`): the bank wins, the player
+    wins (``player``), or the stake is returned (winner ``none``)."""
+    player_n, bank_n = len(r.uno.hands[PLAYER]), len(r.uno.hands[BANK])
+    paid = R.pile_out_payout(r.multiplier, player_n, bank_n, r.rules.readings.codes())
+    if paid == 0:
+        return "bank", 0
+    fewer = r.rules.readings.pile_out == "fewer" and player_n < bank_n
+    return ("player" if fewer else "none"), paid * r.stake
+
+
+def _pile_out(r: CasinoRound, events: list[Event]) -> tuple[CasinoRound, list[Event]]:
+    winner, payout = pile_out_end(r)
+    return _finish(r, winner, "pile_out", events, payout)
+
+
 def _finish(
-    r: CasinoRound, winner: str, reason: str, events: list[Event]
+    r: CasinoRound, winner: str, reason: str, events: list[Event], payout: int | None = None
 ) -> tuple[CasinoRound, list[Event]]:
-    payout = r.stake * r.multiplier if winner == "player" else 0
+    if payout is None:
+        payout = r.stake * r.multiplier if winner == "player" else 0
     result = RoundResult(winner, r.multiplier, r.stake, payout, reason, r.turns)
     events.append(RoundEnded(winner, r.multiplier, r.stake, payout, reason, r.turns))
     return _with(r, result=result), events
 
 
-def simulate_round(seed: int) -> tuple[int, int, int]:
-    """One round with both default strategies on ``SplitMixRng(seed)``: (player_won,
-    multiplier, turns). The compiled kernel must give the same triple for every seed."""
-    r, _ = new_round(CasinoRules(), CasinoRules().min_stake, rng=SplitMixRng(seed))
+def outcome(result: RoundResult) -> tuple[int, int, int]:
+    """A finished round as the RTP engines count it: (paid, multiple, turns): ``(1, k)``
+    when the round paid ``k`` times the stake (a win at the multiplier, or a refund ``k=1``),
+    ``(0, multiplier)`` when the bank won."""
+    if result.payout > 0:
+        return (1, result.payout // result.stake, result.turns)
+    return (0, result.multiplier, result.turns)
+
+
+def simulate_round(seed: int, readings: Readings | None = None) -> tuple[int, int, int]:
+    """One round with both default strategies on ``SplitMixRng(seed)``: (paid, multiple,
+    turns) (:func:`outcome`). The compiled kernel must give the same triple for every seed."""
+    rules = _rules_of(readings)
+    r, _ = new_round(rules, rules.min_stake, rng=SplitMixRng(seed))
     while r.result is None:
         r, _ = play_default(r)
-    return (1 if r.result.winner == "player" else 0, r.result.multiplier, r.result.turns)
+    return outcome(r.result)
+
+
+def _rules_of(readings: Readings | None) -> CasinoRules:
+    return CasinoRules() if readings is None else CasinoRules(readings=readings)
 
 
 def choice_rng(seed: int) -> SplitMixRng:
@@ -393,4 +433,4 @@ def simulate_round_random(seed: int) -> tuple[int, int, int]:
     choice = choice_rng(seed)
     while r.result is None:
         r, _ = apply(r, random_decision(legal_actions(r), choice))
-    return (1 if r.result.winner == "player" else 0, r.result.multiplier, r.result.turns)
+    return outcome(r.result)

@@ -12,6 +12,8 @@ only integers, indexing and loops, and take what they need as arguments:
   One flat array holds both sides in the kernel (``at`` = 0 or 58), so no array views are
   made in its hot loop; the readable path passes one side's list and ``at=0``;
 * ``top`` and ``color``: the face on the discard pile and the colour in force;
+* ``rd``: the readings of seed 000's open sentences as integers
+  (:meth:`mazziere.casino.readings.Readings.codes`, indexed by ``RD_*``);
 * ``ties``: a buffer (at least 54 entries) that a decision fills with its candidates, in
   face order (colours in index order), returning how many. One candidate is the decision;
   several are a tie the rules leave to chance, which the caller breaks with its random
@@ -38,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Iterable, MutableSequence, Sequence
 
 from mazziere.cards.uno import FACE_COLOR, WILD4_FACE, WILD_FACE
+from mazziere.casino import readings as RD
 from mazziere.casino.rules import MAX_MULTIPLIER
 from mazziere.uno.matching import (
     DRAW2_RANK,
@@ -184,10 +187,19 @@ def player_weight(
     bank_n: int,
     last_card: int,
     played_wild: bool,
+    drew: bool,
+    run: int,
+    rd: Counts,
 ) -> int:
     """000 player strategy weights 1-5 for one playable ``card``: ``hand_n`` cards in hand,
-    ``bank_n`` in the bank's; ``last_card`` the bank's last played card (``-1``: none) and
-    ``played_wild`` whether its previous turn played a plain Wild."""
+    ``bank_n`` in the bank's; ``last_card`` the bank's last played card (``-1``: none),
+    ``played_wild`` whether its previous turn played a plain Wild, ``drew`` whether its
+    previous turn was a draw it could not play, ``run`` the cards the player has
+    laid since the bank last moved; ``rd`` the readings (skip_chain, skip_answer,
+    draw2_count). "The bank played a Wild in its previous turn" is a plain Wild: a +4 (like
+    every card but a number or a Wild) gives the bank another move, so a turn of the bank
+    never ends on one while the round goes on, and reading it as either wild changes
+    nothing (tests/casino/test_readings.py)."""
     if card == WILD4_FACE:
         return 2000 if bank_n == 1 else 0
     if card == WILD_FACE:
@@ -196,10 +208,21 @@ def player_weight(
     col = card // 13
     if r in (SKIP_RANK, REVERSE_RANK):
         same = 0 <= last_card < WILD_FACE and last_card % 13 == r
-        others = hand[at + col * 13 + SKIP_RANK] + hand[at + col * 13 + REVERSE_RANK] - 1
+        if rd[RD.RD_SKIP_ANSWER] == RD.SKIP_ANSWER_TURN and drew:
+            same = False
+        chain = rd[RD.RD_SKIP_CHAIN]
+        if chain == RD.SKIP_CHAIN_PLAYED:
+            others = run
+        else:
+            others = hand[at + col * 13 + SKIP_RANK] + hand[at + col * 13 + REVERSE_RANK] - 1
+            if chain == RD.SKIP_CHAIN_CHAINABLE:  # the same symbol in the other colours
+                for c in range(4):
+                    if c != col:
+                        others += hand[at + c * 13 + r]
         return (5000 if same else 2000) + 1000 * others
     if r == DRAW2_RANK:
-        if bank_n > hand_n - 1:  # the bank would hold more cards than the player
+        held = hand_n - 1 if rd[RD.RD_DRAW2_COUNT] == RD.DRAW2_AFTER else hand_n
+        if bank_n > held:  # the bank holds more cards than the player
             return 0
         if bank_n == 1:
             return 2500
@@ -218,6 +241,9 @@ def player_cards(
     bank_n: int,
     last_card: int,
     played_wild: bool,
+    drew: bool,
+    run: int,
+    rd: Counts,
     ties: Ties,
 ) -> int:
     """000 player default strategy: the playable faces of highest :func:`player_weight`.
@@ -236,7 +262,9 @@ def player_cards(
             continue
         for f in range(lo, hi):
             if hand[at + f] > 0 and playable(hand, at, f, top, color):
-                w = player_weight(hand, at, f, color, hand_n, bank_n, last_card, played_wild)
+                w = player_weight(
+                    hand, at, f, color, hand_n, bank_n, last_card, played_wild, drew, run, rd
+                )
                 if w > best:
                     best = w
                     n = 0
@@ -290,17 +318,44 @@ def player_colors(
 
 
 # -------------------------------------------------------------------------- multiplier
-def multiplier_after_draw(multiplier: int, by_player: bool, reason: int) -> int:
+def multiplier_after_draw(
+    multiplier: int, by_player: bool, reason: int, nth: int, rd: Counts
+) -> int:
     """000 "PAGAMENTI": each card the player draws (by choice or for lack of a play) lowers
     the multiplier a step, never below x1; each card the bank draws for lack of a play raises
-    it, never above x3; cards taken for a +2 or +4 (:data:`DRAW_PENALTY`) move nothing."""
+    it, never above x3. Cards taken for a +2 or +4 (:data:`DRAW_PENALTY`; ``nth`` the card's
+    index among them) move it as the ``forced_draws`` reading says: not at all, the bank's
+    each a step up (or once a +2/+4), or either side's a step each way."""
     if reason == DRAW_PENALTY:
-        return multiplier
+        mode = rd[RD.RD_FORCED_DRAWS]
+        if mode == RD.FORCED_NONE:
+            return multiplier
+        if by_player:
+            return max(1, multiplier - 1) if mode == RD.FORCED_BOTH else multiplier
+        if mode == RD.FORCED_BANK_ONCE and nth > 0:
+            return multiplier
+        return min(MAX_MULTIPLIER, multiplier + 1)
     if by_player:
         return max(1, multiplier - 1)
     if reason == DRAW_NO_PLAY:
         return min(MAX_MULTIPLIER, multiplier + 1)
     return multiplier
+
+
+def pile_out_payout(multiplier: int, player_n: int, bank_n: int, rd: Counts) -> int:
+    """000 "Nel caso in cui termini il mazzo pesca": the draw pile is out and the side to move
+    cannot play; the multiple of the stake paid back by the ``pile_out`` reading: nothing
+    (the bank wins), the stake (a refund), or the side with fewer cards wins (equal: a
+    refund)."""
+    mode = rd[RD.RD_PILE_OUT]
+    if mode == RD.PILE_OUT_REFUND:
+        return 1
+    if mode == RD.PILE_OUT_FEWER:
+        if player_n < bank_n:
+            return multiplier
+        if player_n == bank_n:
+            return 1
+    return 0
 
 
 def player_may_draw(multiplier: int) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from mazziere.casino.readings import Readings
 from mazziere.errors import MazziereError, OptionError
 from mazziere.fields import check_limits, option
 from mazziere.uno.options import Rules
@@ -25,6 +26,9 @@ from mazziere.uno.presets import CASINO
 
 MAX_MULTIPLIER = 3
 """The payout multiplier starts at most at x3 and steps x3, x2, x1 (000 "PAGAMENTI")."""
+PUBLISHED_RTP = 0.9606
+"""The theoretical return to player seed 000 publishes ("RTP": 96,06%), which the measured
+one is reconciled with (docs/rules/casino.md "Readings of the rules")."""
 SMALLEST_STAKE = 1
 """The least a table minimum may be, in cents (a stake is more than zero)."""
 
@@ -56,9 +60,20 @@ class CasinoRules:
         CASINO,
         "The UNO rules of the table (preset ``casino``: 4/5 deal, no bluff, no reshuffle...).",
     )
+    readings: Readings = option(
+        Readings(),
+        "How seed 000's open sentences are read (mazziere.casino.readings; the adopted ones "
+        "by default).",
+    )
 
     def __post_init__(self) -> None:
         check_limits(self)  # stakes, the x3 cap, the decision time: bounds on each option
+        if not isinstance(self.readings, Readings):
+            raise OptionError("readings must be a mazziere.casino.Readings", "bad_option_value")
+        if self.uno.returned_first_card != self.readings.first_card:
+            # the reading decides where a returned first card goes: the UNO rules follow it
+            uno = self.uno.with_options(returned_first_card=self.readings.first_card)
+            object.__setattr__(self, "uno", uno)
         if self.min_stake > self.max_stake:
             raise OptionError(
                 "stake limits must satisfy 0 < min_stake <= max_stake", "bad_option_value"

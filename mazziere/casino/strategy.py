@@ -28,9 +28,13 @@ from dataclasses import dataclass
 
 from mazziere.cards.uno import WILD_FACE, Card, Color
 from mazziere.casino import rulebook as R
+from mazziere.casino.readings import Readings
 from mazziere.rng import Rng
 from mazziere.uno import actions as A
 from mazziere.uno.state import Phase
+
+ADOPTED = Readings()
+"""The readings of seed 000 the project adopts (:mod:`mazziere.casino.readings`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +113,10 @@ def _last(memory: BankMemory) -> int:
     return -1 if memory.last_card is None else int(memory.last_card)
 
 
+def _chosen(memory: BankMemory) -> int:
+    return -1 if memory.chosen_color is None else int(memory.chosen_color)
+
+
 def card_weight(
     card: Card,
     hand: Sequence[Card],
@@ -116,10 +124,23 @@ def card_weight(
     color: int,
     bank_cards: int,
     memory: BankMemory,
+    run: int = 0,
+    readings: Readings = ADOPTED,
 ) -> int:
-    """000 player strategy weights 1-5 for one playable card (:func:`rulebook.player_weight`)."""
+    """000 player strategy weights 1-5 for one playable card (:func:`rulebook.player_weight`);
+    ``run``: the cards the player has laid since the bank last moved."""
     return R.player_weight(
-        R.counts(hand), 0, card, color, len(hand), bank_cards, _last(memory), memory.played_wild
+        R.counts(hand),
+        0,
+        card,
+        color,
+        len(hand),
+        bank_cards,
+        _last(memory),
+        memory.played_wild,
+        memory.drew_without_playing,
+        run,
+        readings.codes(),
     )
 
 
@@ -132,6 +153,8 @@ def player_decision(
     legal: Sequence[A.Action],
     memory: BankMemory,
     rng: Rng,
+    run: int = 0,
+    readings: Readings = ADOPTED,
 ) -> A.Action:
     """000 player default strategy: the playable card of highest weight (ties at random),
     drawing only when nothing is playable; the drawn card is played when it can be."""
@@ -151,6 +174,9 @@ def player_decision(
             bank_cards,
             _last(memory),
             memory.played_wild,
+            memory.drew_without_playing,
+            run,
+            readings.codes(),
             ties,
         )
         card = Card(pick(rng, ties, n))
@@ -170,7 +196,7 @@ def player_color(rest: list[Card], memory: BankMemory, bank_cards: int, rng: Rng
         0,
         len(rest),
         bank_cards,
-        -1 if memory.chosen_color is None else int(memory.chosen_color),
+        _chosen(memory),
         memory.drew_without_playing,
         -1 if memory.passed_color is None else int(memory.passed_color),
         ties,

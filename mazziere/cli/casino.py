@@ -31,6 +31,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from mazziere.casino.readings import choices, parse_reading
+from mazziere.casino.readings import names as reading_names
 from mazziere.cli.options import (
     FAILURE_EXIT,
     AddressOpt,
@@ -117,6 +119,26 @@ def rtp(
             help=f"Worlds the search samples at each decision (default {SEARCH_WORLDS}).",
         ),
     ] = str(SEARCH_WORLDS),
+    reading: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--reading",
+            "-r",
+            metavar="NAME=VALUE",
+            help="Read a sentence of seed 000 another way (repeatable): "
+            + "; ".join(f"{k}={'|'.join(choices(k))}" for k in reading_names())
+            + " (docs/rules/casino.md 'Readings of the rules').",
+        ),
+    ] = None,
+    journal: Annotated[
+        str | None,
+        typer.Option(
+            "--journal",
+            metavar="FILE",
+            help="Write each finished chunk of rounds to FILE; the same command run again "
+            "plays only the chunks FILE lacks (a long run in sittings).",
+        ),
+    ] = None,
     use_ray: RayOpt = False,
     address: AddressOpt = None,
 ) -> None:
@@ -127,7 +149,8 @@ def rtp(
         w = default_workers() if workers is None else parse_count("--workers", workers)
         strat = strategy.strip().lower()
         nw = parse_count("--worlds", worlds)
-        check_run(n, s, w, engine.strip().lower(), strat, nw)
+        readings = parse_reading(*(reading or ()))
+        check_run(n, s, w, engine.strip().lower(), strat, nw, readings)
         if plot is not None:
             _check_plot(plot)
         cluster = ray_cluster(use_ray, address, w)
@@ -155,6 +178,8 @@ def rtp(
             worlds=nw,
             progress=lambda done, _total: bar.update(task, completed=done),
             cluster=on_ray,
+            readings=readings,
+            journal=journal,
         )
     if plot is not None:
         from mazziere.sim.rtp_plot import plot_rtp
@@ -196,9 +221,10 @@ def rtp_table(r: RtpResult) -> Group:
         "random": "random legal choices",
         "search": f"the search ({r.worlds} worlds a decision)",
     }[r.strategy]
+    read = "" if r.readings.label() == "adopted" else f", seed 000 read {r.readings.label()}"
     t = Table(
         title=f"UNO CASINO RTP: {r.rounds:,} rounds, seed {r.seed}, stake 1 unit, "
-        f"the player on {who}"
+        f"the player on {who}{read}"
     )
     t.add_column("Measure")
     t.add_column("Value", justify="right")
@@ -212,6 +238,11 @@ def rtp_table(r: RtpResult) -> Group:
         "above" if rtp_ci.low >= LEGAL_MINIMUM else "BELOW" if rtp_ci.high < LEGAL_MINIMUM else "at"
     )
     workers = f"{r.workers} worker{'s' if r.workers != 1 else ''}"
+    kept = (
+        []
+        if r.played is None
+        else [Text(f"Journal: {r.rounds - r.played:,} rounds read, {r.played:,} played")]
+    )
     return Group(
         t,
         Text(f"Legal minimum {LEGAL_MINIMUM:.0%}: the measured RTP is {verdict} it."),
@@ -220,6 +251,7 @@ def rtp_table(r: RtpResult) -> Group:
             f"Speed: {r.rounds_per_second:,.0f} rounds/s, wall time {r.wall_seconds:.2f} s "
             f"({r.engine} engine, {workers})"
         ),
+        *kept,
     )
 
 
@@ -247,6 +279,24 @@ def certify(
             help="Rounds of the search player for the skill range (it is slow).",
         ),
     ] = "20000",
+    readings_rounds: Annotated[
+        str,
+        typer.Option(
+            "--readings-rounds",
+            metavar="M",
+            help="Rounds of each other reading of seed 000's open sentences, for the "
+            "readings table (0: no table).",
+        ),
+    ] = "0",
+    journal_dir: Annotated[
+        str | None,
+        typer.Option(
+            "--journal-dir",
+            metavar="DIR",
+            help="Keep each reading's finished chunks in DIR/<reading>.jsonl; the same "
+            "command run again plays only what DIR lacks (a long run in sittings).",
+        ),
+    ] = None,
     use_ray: RayOpt = False,
     address: AddressOpt = None,
 ) -> None:
@@ -260,8 +310,14 @@ def certify(
         n = parse_count("--rounds", rounds)
         s = parse_count("--seed", seed)
         m = parse_count("--search-rounds", search_rounds)
+        rr = parse_count("--readings-rounds", readings_rounds)
         w = default_workers() if workers is None else parse_count("--workers", workers)
         check_run(n, s, w, "kernel")
+        if rr:
+            check_run(rr, s, w, "kernel")
+        journals = None if journal_dir is None else Path(journal_dir)
+        if journals is not None and not journals.is_dir():
+            raise OptionError(f"--journal-dir {journal_dir!r} is not a folder", "bad_journal")
         if m < 1:
             raise OptionError(f"--search-rounds must be at least 1, not {m}", "bad_rounds")
         folder = Path(out)
@@ -277,17 +333,30 @@ def certify(
             f"player, {min(m, n):,} with the search, then the RNG tests..."
         )
         result = certify_casino(
-            n, seed=s, workers=w, search_rounds=m, cluster=on_ray, command=command
+            n,
+            seed=s,
+            workers=w,
+            search_rounds=m,
+            cluster=on_ray,
+            command=command,
+            readings_rounds=rr,
+            journal_dir=journals,
         )
     try:
         paths = write_report(result, folder)
     except OSError as e:
         raise fail(f"could not write the report to {out!r}: {e}", FAILURE_EXIT) from None
     d = result.data
+    pub = d["published"]
+    where = (
+        "inside the interval"
+        if pub["inside_ci95"]
+        else f"outside the interval by {pub['outside_by'] * 100:.4f} points"
+    )
     typer.echo(
         f"RTP {d['rtp']['estimate']:.4%} (95% CI {d['rtp']['ci95'][0]:.4%} - "
-        f"{d['rtp']['ci95'][1]:.4%}) over {d['rounds']:,} rounds; report: "
-        + ", ".join(str(p) for p in paths)
+        f"{d['rtp']['ci95'][1]:.4%}) over {d['rounds']:,} rounds; the published "
+        f"{pub['rtp']:.2%} lies {where}; report: " + ", ".join(str(p) for p in paths)
     )
 
 

@@ -23,6 +23,7 @@ import numpy as np
 from mazziere.cards.uno import FACE_COLOR, WILD_FACE, Card, Color
 from mazziere.casino import CasinoRules, apply, legal_actions, new_round, play_default, rulebook
 from mazziere.casino.events import MultiplierChanged, RoundEnded
+from mazziere.casino.readings import Readings
 from mazziere.casino.round import choice_rng
 from mazziere.casino.strategy import random_decision
 from mazziere.rng import SplitMixRng
@@ -93,15 +94,16 @@ def steps_of(events: Iterable[Event]) -> list[Step]:
         elif isinstance(e, MultiplierChanged):
             seat = 0 if e.reason == "player_drew" else 1
             out.append((_KIND["multiplier"], seat, e.multiplier, 0, 0))
-        elif isinstance(e, RoundEnded):
-            won = 1 if e.winner == "player" else 0
-            out.append((_KIND["ended"], won, e.multiplier, e.turns, REASONS.index(e.reason)))
+        elif isinstance(e, RoundEnded):  # counted as paid and the multiple (round.outcome)
+            paid = 1 if e.payout > 0 else 0
+            multiple = e.payout // e.stake if paid else e.multiplier
+            out.append((_KIND["ended"], paid, multiple, e.turns, REASONS.index(e.reason)))
     return out
 
 
-def pure_trace(seed: int) -> list[Step]:
-    """Every step of ``simulate_round(seed)``'s round, from its events."""
-    rules = CasinoRules()
+def pure_trace(seed: int, readings: Readings | None = None) -> list[Step]:
+    """Every step of ``simulate_round(seed, readings)``'s round, from its events."""
+    rules = CasinoRules() if readings is None else CasinoRules(readings=readings)
     r, events = new_round(rules, rules.min_stake, rng=SplitMixRng(seed))
     seen = list(events)
     while r.result is None:
@@ -228,21 +230,23 @@ def check_kernel(
     return CheckResult(len(py), tuple(bad), endings, kernel_seconds, python_seconds)
 
 
-def check_rare(master: int, scan: int, reason: str = "pile_out") -> CheckResult:
+def check_rare(
+    master: int, scan: int, reason: str = "pile_out", readings: Readings | None = None
+) -> CheckResult:
     """The rounds among ``0 .. scan - 1`` of the run ``master`` that the kernel ends with
     ``reason`` (the pile running out is about 1 in 30,000), replayed by the readable round and
-    compared step by step."""
+    compared step by step, seed 000 read as ``readings`` on both."""
     seeds = round_seeds(master, 0, scan)
     warm_up()
     t0 = time.perf_counter()
-    k = kernel_rounds(seeds)
+    k = kernel_rounds(seeds, readings=readings)
     kernel_seconds = time.perf_counter() - t0
     picked = np.flatnonzero(k.reason == REASONS.index(reason))
     t0 = time.perf_counter()
     bad: list[Mismatch] = []
     for i in picked:
         s = int(seeds[i])
-        ks, ps = kernel_trace(s), pure_trace(s)
+        ks, ps = kernel_trace(s, readings=readings), pure_trace(s, readings)
         if ks != ps or k.triple(int(i)) != _outcome(ps):
             bad.append(
                 Mismatch(int(i), s, k.triple(int(i)), _outcome(ps), first_difference(ks, ps))

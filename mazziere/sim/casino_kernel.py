@@ -52,7 +52,9 @@ from numba.extending import overload, register_jitable
 
 from mazziere._compiled import source_module
 from mazziere.cards.uno import FULL_DECK, WILD4_FACE, WILD_FACE
+from mazziere.casino import readings as RD
 from mazziere.casino import rulebook as R
+from mazziere.casino.readings import Readings
 from mazziere.casino.rules import CasinoRules
 from mazziere.sim.splitmix_kernel import mix, next64, randbelow, shuffle
 from mazziere.uno.matching import face_matches, wild4_color_legal
@@ -232,6 +234,7 @@ _share(
     R.player_cards,
     R.player_colors,
     R.multiplier_after_draw,
+    R.pile_out_payout,
     R.player_may_draw,
 )
 # the rulebook's functions under the kernel's names (typed loosely: here they take arrays)
@@ -243,6 +246,7 @@ _player_cards: Callable[..., int] = R.player_cards
 _player_colors: Callable[..., int] = R.player_colors
 _multiplier_after_draw: Callable[..., int] = R.multiplier_after_draw
 _player_may_draw: Callable[..., bool] = R.player_may_draw
+_pile_out_payout: Callable[..., int] = R.pile_out_payout
 
 
 # ---------------------------------------------------------------- hands (per-face counts)
@@ -312,7 +316,9 @@ def _pick(rng: U64Array, ties: I64Array, nt: int) -> int:
 # it samples without the loop calling itself (numba compiles no recursion here).
 _SN, _SSETTLED, _STOP, _SCOLOR, _SCUR, _SPHASE, _SDRAWN, _SMULT, _STURNS = range(9)
 _SMLAST, _SMWILD, _SMCHOSEN, _SMDREW, _SMPASSED, _SK, _SFKIND, _SFCARD, _SFCOLOR = range(9, 18)
-ST_WIDTH = 18
+_SRUN = 18  # cards the player has laid since the bank last moved
+_SRD = 19  # the readings' codes (mazziere.casino.readings), RD_WIDTH slots from here
+ST_WIDTH = _SRD + RD.RD_WIDTH
 
 _MV_NONE = -1
 _MV_PLAY = 0
@@ -343,8 +349,10 @@ def _deal(
     sizes: I64Array,
     rng: U64Array,
     trace: I64Array,
+    rd: I64Array,
 ) -> None:
-    """Deal the round on ``SplitMixRng(seed)`` and turn the first card; the state in ``st``."""
+    """Deal the round on ``SplitMixRng(seed)`` and turn the first card, under the readings
+    ``rd``; the state in ``st``."""
     # new_round: strategy = src.spawn(); the engine copies src and spawns the hand's source;
     # the third output seeds the player's own choices (random, search)
     rng[_STRATEGY_RNG] = seed
@@ -382,7 +390,9 @@ def _deal(
         if c < _WILD and c % 13 <= 9:
             break
         settled = _settle(pile, 0, settled, rng)  # the engine shuffled it all first
-        p = randbelow(rng, _HAND_RNG, n + 1)
+        p = np.int64(0)  # the bottom, under every other card (cards are taken from the end)
+        if rd[RD.RD_FIRST_CARD] != RD.FIRST_CARD_BOTTOM:
+            p = np.int64(randbelow(rng, _HAND_RNG, n + 1))
         for q in range(n, p, -1):
             pile[q] = pile[q - 1]
         pile[p] = c
@@ -402,6 +412,8 @@ def _deal(
     st[_SMPASSED] = -1
     st[_SK] = k
     st[_SFKIND] = _MV_NONE
+    for i in range(RD.RD_WIDTH):
+        st[_SRD + i] = rd[i]
 
 
 @_jit
@@ -471,6 +483,8 @@ def _play(
     mem_drew = st[_SMDREW] != 0
     mem_passed = st[_SMPASSED]
     k = st[_SK]
+    run = st[_SRUN]
+    rd = st[_SRD : _SRD + RD.RD_WIDTH]
     while True:
         at = cur * _SIDE
         kind = _MV_PLAY
@@ -508,6 +522,7 @@ def _play(
                 st[_SMDREW] = 1 if mem_drew else 0
                 st[_SMPASSED] = mem_passed
                 st[_SK] = k
+                st[_SRUN] = run
                 return 0, mult, turns, _NEEDS_DECISION, k
             else:  # the published default: the drawn card, else the card of highest weight
                 if phase == _DRAWN:
@@ -525,6 +540,9 @@ def _play(
                             sizes[_BANK],
                             mem_last,
                             mem_wild,
+                            mem_drew,
+                            run,
+                            rd,
                             ties,
                         ),
                     )
@@ -551,12 +569,15 @@ def _play(
             card = drawn  # the bank's drawn card is playable: play it
         elif not _has_playable(hands, at, top, color):
             if n == 0:
+                paid = _pile_out_payout(mult, sizes[_PLAYER], sizes[_BANK], rd)
+                won = 1 if paid > 0 else 0
+                shown = paid if paid > 0 else mult
                 return (
-                    0,
-                    mult,
+                    won,
+                    shown,
                     turns,
                     _R_PILE_OUT,
-                    _emit(trace, k, _S_END, 0, mult, turns, _R_PILE_OUT),
+                    _emit(trace, k, _S_END, won, shown, turns, _R_PILE_OUT),
                 )
             if cur == _PLAYER and not _player_may_draw(mult):
                 return (
@@ -581,11 +602,13 @@ def _play(
             c = pile[n]
             _add(hands, sizes, cur, c)
             k = _emit(trace, k, _S_DREW, cur, c, reason, 0)
-            after = _multiplier_after_draw(mult, cur == _PLAYER, reason)
+            after = _multiplier_after_draw(mult, cur == _PLAYER, reason, 0, rd)
             if after != mult:
                 mult = after
                 k = _emit(trace, k, _S_MULT, cur, mult, 0, 0)
             turns += 1
+            if cur == _BANK:
+                run = 0
             if _playable(hands, at, c, top, color):
                 phase = _DRAWN
                 drawn = c
@@ -611,6 +634,9 @@ def _play(
             mem_chosen = chosen if card >= _WILD else -1
             mem_drew = False
             mem_passed = -1
+            run = 0
+        else:
+            run += 1
         k = _emit(trace, k, _S_PLAYED, seat, card, chosen, 0)
         top = card
         color = chosen
@@ -620,6 +646,7 @@ def _play(
         r = card % 13 if card < _WILD else -1
         if card == _WILD4 or r == _DRAW2:  # the victim takes them, even after the last card
             take = 4 if card == _WILD4 else 2
+            taken = 0
             for _ in range(take):
                 if n == 0:  # fewer: no reshuffle at a casino table
                     break
@@ -627,6 +654,12 @@ def _play(
                 settled = _settle(pile, n, settled, rng)
                 _add(hands, sizes, other, pile[n])
                 k = _emit(trace, k, _S_DREW, other, pile[n], _DRAW_PENALTY, 0)
+                taken += 1
+            for i in range(taken):  # the readings that let these cards move the multiplier
+                after = _multiplier_after_draw(mult, other == _PLAYER, _DRAW_PENALTY, i, rd)
+                if after != mult:
+                    mult = after
+                    k = _emit(trace, k, _S_MULT, other, mult, 0, 0)
         if sizes[seat] == 0:
             if seat == _PLAYER:
                 return (
@@ -771,10 +804,12 @@ def _round(
     ties: I64Array,
     st: I64Array,
     trace: I64Array,
+    rd: I64Array,
 ) -> tuple[int, int, int, int, int]:
     """One round on ``SplitMixRng(seed)`` with the player's ``strategy`` (an index into
-    :data:`STRATEGIES`): (player_won, multiplier, turns, reason code, steps)."""
-    _deal(seed, st, pile, hands, sizes, rng, trace)
+    :data:`STRATEGIES`) under the readings ``rd``: (paid, multiple, turns, reason code,
+    steps), as :func:`mazziere.casino.round.outcome` counts them."""
+    _deal(seed, st, pile, hands, sizes, rng, trace, rd)
     if strategy != _ST_SEARCH:
         return _play(strategy, st, pile, hands, sizes, rng, ties, trace)
     cand = np.zeros((64, 3), dtype=np.int64)
@@ -809,6 +844,7 @@ _SOURCES = (
     "sim/casino_kernel.py",
     "sim/splitmix_kernel.py",
     "casino/rulebook.py",
+    "casino/readings.py",
     "casino/rules.py",
     "uno/matching.py",
     "cards/uno.py",
@@ -837,12 +873,12 @@ def _drop_stale_cache() -> None:
 
 @_jit
 def _rounds_of_seeds(
-    seeds: U64Array, strategy: int, worlds: int, out: I64Array, trace: I64Array
+    seeds: U64Array, strategy: int, worlds: int, out: I64Array, trace: I64Array, rd: I64Array
 ) -> None:
     pile, hands, sizes, rng, ties, st = _workspace()
     for i in range(seeds.shape[0]):
         won, mult, turns, reason, steps = _round(
-            seeds[i], strategy, worlds, pile, hands, sizes, rng, ties, st, trace
+            seeds[i], strategy, worlds, pile, hands, sizes, rng, ties, st, trace, rd
         )
         out[i, 0] = won
         out[i, 1] = mult
@@ -860,6 +896,7 @@ def _tally(
     out: I64Array,
     strategy: int,
     worlds: int,
+    rd: I64Array,
 ) -> None:
     pile, hands, sizes, rng, ties, st = _workspace()
     trace = np.zeros((0, STEP_WIDTH), dtype=np.int64)
@@ -869,7 +906,7 @@ def _tally(
     for k in range(count):
         seed = _round_seed(master, np.uint64(start + k))
         won, mult, turns, _reason, _steps = _round(
-            seed, strategy, worlds, pile, hands, sizes, rng, ties, st, trace
+            seed, strategy, worlds, pile, hands, sizes, rng, ties, st, trace, rd
         )
         acc[won * mult] += 1
         acc[TALLY_TURNS] += turns
@@ -920,35 +957,47 @@ def _check_worlds(worlds: int) -> int:
     return worlds
 
 
+def reading_codes(readings: Readings | None = None) -> I64Array:
+    """The readings (default: the adopted ones) as the kernel's int64 codes."""
+    return np.array((readings or Readings()).codes(), dtype=np.int64)
+
+
 def kernel_rounds(
     seeds: Sequence[int] | npt.NDArray[np.integer[Any]],
     strategy: str = "default",
     worlds: int = SEARCH_WORLDS,
+    readings: Readings | None = None,
 ) -> KernelRounds:
     """Play one round per seed (``SplitMixRng(seed)``, seeds taken modulo 2**64), the player
-    on ``strategy`` (:data:`STRATEGIES`; the search samples ``worlds`` worlds a decision)."""
+    on ``strategy`` (:data:`STRATEGIES`; the search samples ``worlds`` worlds a decision),
+    seed 000 read as ``readings`` (default: the adopted readings)."""
     arr = _seed_array(seeds)
     out = np.zeros((arr.shape[0], 5), dtype=np.int64)
-    _rounds_of_seeds(arr, strategy_index(strategy), _check_worlds(worlds), out, _NO_TRACE)
+    code, w = strategy_index(strategy), _check_worlds(worlds)
+    _rounds_of_seeds(arr, code, w, out, _NO_TRACE, reading_codes(readings))
     return KernelRounds(out[:, 0], out[:, 1], out[:, 2], out[:, 3], out[:, 4])
 
 
-def kernel_round(seed: int) -> tuple[int, int, int]:
+def kernel_round(seed: int, readings: Readings | None = None) -> tuple[int, int, int]:
     """One round, as :func:`mazziere.casino.simulate_round` returns it."""
-    return kernel_rounds([seed]).triple(0)
+    return kernel_rounds([seed], readings=readings).triple(0)
 
 
 def kernel_trace(
-    seed: int, strategy: str = "default", worlds: int = SEARCH_WORLDS
+    seed: int,
+    strategy: str = "default",
+    worlds: int = SEARCH_WORLDS,
+    readings: Readings | None = None,
 ) -> list[tuple[int, int, int, int, int]]:
     """Every step of the round on ``SplitMixRng(seed)``, as :data:`STEP_KINDS` describes."""
     arr = _seed_array([seed])
     out = np.zeros((1, 5), dtype=np.int64)
     code, w = strategy_index(strategy), _check_worlds(worlds)
+    rd = reading_codes(readings)
     rows = 512
     while True:
         trace = np.zeros((rows, STEP_WIDTH), dtype=np.int64)
-        _rounds_of_seeds(arr, code, w, out, trace)
+        _rounds_of_seeds(arr, code, w, out, trace, rd)
         steps = int(out[0, 4])
         if steps <= rows:
             return [tuple(int(x) for x in row) for row in trace[:steps]]  # type: ignore[misc]
@@ -962,9 +1011,11 @@ def kernel_tally(
     marks: Sequence[int] = (),
     strategy: str = "default",
     worlds: int = SEARCH_WORLDS,
+    readings: Readings | None = None,
 ) -> I64Array:
     """Play rounds ``start .. start + count - 1`` of the run ``master`` (seeds from
-    :func:`round_seed`), the player on ``strategy``, and count them: row ``j`` holds the
+    :func:`round_seed`), the player on ``strategy``, seed 000 read as ``readings``, and
+    count them (a refund counts as paid x1): row ``j`` holds the
     totals after ``marks[j]`` rounds of this stretch (``marks`` increasing, each in
     1..count), the last row after all of them. Columns: rounds paid x0, x1, x2, x3, then the
     sum of turns (:data:`TALLY_WIDTH`)."""
@@ -982,6 +1033,7 @@ def kernel_tally(
         out,
         strategy_index(strategy),
         _check_worlds(worlds),
+        reading_codes(readings),
     )
     return out
 
@@ -1014,7 +1066,7 @@ def _first_decision(
     rng = np.zeros(3, dtype=np.uint64)
     ties = np.zeros(64, dtype=np.int64)
     trace = np.zeros((0, STEP_WIDTH), dtype=np.int64)
-    _deal(seed, st, pile, hands, sizes, rng, trace)
+    _deal(seed, st, pile, hands, sizes, rng, trace, np.zeros(RD.RD_WIDTH, dtype=np.int64))
     return _play(_ST_EXTERNAL, st, pile, hands, sizes, rng, ties, trace)[3]
 
 

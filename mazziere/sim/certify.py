@@ -18,6 +18,11 @@ What it holds, and how each figure is obtained:
 * **The skill range** (issue 14): the same measure with a careless player (random legal choices)
   on ``N`` rounds (at most :data:`CARELESS_ROUNDS`) and with the search player on
   ``search_rounds`` rounds.
+* **The published RTP** (96.06%, seed 000): whether it lies inside the measured interval.
+* **The readings of the rules**: every sentence of seed 000 whose reading changes the RTP
+  (:data:`mazziere.casino.readings.CLAUSES`), each other reading measured on its own
+  ``readings_rounds`` rounds of the same seeds, beside the adopted one and the published
+  figure; a run in sittings keeps each reading's chunks in a journal (``journal_dir``).
 * **The Italian minimum** for card games against the house: the RTP's lower bound at 90% or more.
 * **The random number generator**: the SplitMix64 stream every deal comes from
   (:class:`mazziere.rng.SplitMixRng`) tested for the uniformity of shuffles (each card's
@@ -46,6 +51,8 @@ import numpy as np
 import numpy.typing as npt
 
 from mazziere import __version__
+from mazziere.casino.readings import CLAUSES, Readings, alternatives
+from mazziere.casino.rules import PUBLISHED_RTP
 from mazziere.rng import SplitMixRng
 from mazziere.sim.rtp import LEGAL_MINIMUM, RtpResult, run_rtp
 from mazziere.sim.stats import z_quantile
@@ -156,10 +163,29 @@ def certify_casino(
     command: str = "",
     shuffles: int = SHUFFLES,
     draws: int = DRAWS,
+    readings_rounds: int = 0,
+    journal_dir: Path | None = None,
 ) -> CertifyResult:
-    """Measure everything the report shows (module docstring)."""
+    """Measure everything the report shows (module docstring); ``readings_rounds`` rounds of
+    each other reading of the rules (0: none), kept in ``journal_dir`` when one is given."""
     t0 = time.perf_counter()
-    main = run_rtp(rounds, seed=seed, workers=workers, cluster=cluster)
+
+    def journal(r: Readings) -> Path | None:
+        return None if journal_dir is None else journal_path(journal_dir, r)
+
+    main = run_rtp(rounds, seed=seed, workers=workers, cluster=cluster, journal=journal(Readings()))
+    readings = [main]
+    for other in alternatives()[1:] if readings_rounds > 0 else ():
+        readings.append(
+            run_rtp(
+                readings_rounds,
+                seed=seed,
+                workers=workers,
+                cluster=cluster,
+                readings=other,
+                journal=journal(other),
+            )
+        )
     careless = run_rtp(
         min(rounds, CARELESS_ROUNDS), seed=seed, workers=workers, strategy="random", cluster=cluster
     )
@@ -205,6 +231,8 @@ def certify_casino(
             name: _strategy(r)
             for name, r in (("random", careless), ("default", main), ("search", skilled))
         },
+        "published": published_check(main),
+        "readings": readings_table(readings),
         "legal_minimum": {
             "minimum": LEGAL_MINIMUM,
             "met": rtp.low >= LEGAL_MINIMUM,
@@ -222,6 +250,52 @@ def certify_casino(
         "ray": cluster is not None,
     }
     return CertifyResult(data)
+
+
+def journal_path(folder: Path, readings: Readings) -> Path:
+    """Where a reading's run keeps its chunks: ``FOLDER/<label>.jsonl`` (``adopted.jsonl``,
+    ``skip_chain=played.jsonl``...), so that ``mazziere rtp --reading ... --journal`` on the
+    same file serves the report."""
+    return folder / f"{readings.label()}.jsonl"
+
+
+def published_check(r: RtpResult) -> dict[str, Any]:
+    """The published RTP against a run's interval: inside, or by how much outside."""
+    i = r.rtp
+    outside = max(i.low - PUBLISHED_RTP, PUBLISHED_RTP - i.high, 0.0)
+    return {
+        "rtp": PUBLISHED_RTP,
+        "inside_ci95": outside == 0.0,
+        "outside_by": outside,
+        "difference": i.estimate - PUBLISHED_RTP,
+    }
+
+
+def readings_table(runs: Sequence[RtpResult]) -> list[dict[str, Any]]:
+    """One row per run: the reading (the clause and the value read), the sentence of seed
+    000 it rests on, the RTP with its interval, and the published RTP against it."""
+    quote = {c.name: c for c in CLAUSES}
+    rows = []
+    for r in runs:
+        changed = r.readings.changed()
+        name, value = next(iter(changed.items()), ("", "adopted"))
+        clause = quote.get(name)
+        i = r.rtp
+        rows.append(
+            {
+                "reading": r.readings.label(),
+                "clause": name,
+                "value": value,
+                "meaning": clause.values[value] if clause else "every clause as adopted",
+                "sentence": clause.quote if clause else "",
+                "english": clause.english if clause else "",
+                "rounds": r.rounds,
+                "rtp": i.estimate,
+                "ci95": [i.low, i.high],
+                "published": published_check(r),
+            }
+        )
+    return rows
 
 
 def _strategy(r: RtpResult) -> dict[str, Any]:
@@ -302,6 +376,19 @@ def render_html(result: CertifyResult, chart_b64: str) -> str:
     rng = d["rng"]
     sh, rb, sc = rng["shuffle_uniformity"], rng["randbelow_108"], rng["serial_correlation"]
     legal = d["legal_minimum"]
+    pub = d["published"]
+    verdict = (
+        "lies inside the interval"
+        if pub["inside_ci95"]
+        else f"lies outside the interval, by {pub['outside_by'] * 100:.4f} points"
+    )
+    rows_read = "".join(
+        f"<tr><td>{e(r['reading'])}</td><td>{e(r['meaning'])}</td>"
+        f"<td><i>{e(r['sentence'])}</i></td><td>{r['rounds']:,}</td><td>{_pct(r['rtp'])}</td>"
+        f"<td>{_pct(r['ci95'][0])} - {_pct(r['ci95'][1])}</td>"
+        f"<td>{'inside' if r['published']['inside_ci95'] else 'outside'}</td></tr>"
+        for r in d["readings"]
+    )
     odds = "never observed" if top["odds_one_in"] is None else f"1 in {top['odds_one_in']:,.1f}"
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>UNO CASINO certification report</title>
@@ -328,6 +415,15 @@ reproducible exactly.</p>
 <tr><td>Italian minimum ({legal["minimum"]:.0%})</td>
 <td class="{"ok" if legal["met"] else "bad"}">{"met" if legal["met"] else "NOT met"}</td></tr>
 </table>
+<h2>The published RTP</h2>
+<p>Seed 000 publishes a theoretical RTP of {_pct(pub["rtp"])}. The measured RTP is
+{_pct(rtp["estimate"])}: the published figure {verdict}.</p>
+<h2>Readings of the rules</h2>
+<p>The sentences of seed 000 whose reading changes the RTP, each other reading measured on the
+same seeds with every other sentence read as adopted (docs/rules/casino.md, "Readings of the
+rules"). The published figure is {_pct(pub["rtp"])}.</p>
+<table><tr><th>reading</th><th>what it reads</th><th>sentence of seed 000</th><th>rounds</th>
+<th>RTP</th><th>95% interval</th><th>{_pct(pub["rtp"])}</th></tr>{rows_read}</table>
 <h2>Rounds needed for a given interval</h2>
 <table><tr><th>95% interval half-width</th><th>rounds</th></tr>{rows_need}</table>
 <h2>Payout distribution</h2>

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import multiprocessing.pool
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,7 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mazziere import __version__
 from mazziere.casino import simulate_round
+from mazziere.casino.readings import Readings
 from mazziere.casino.round import simulate_round_random
 from mazziere.casino.rules import MAX_MULTIPLIER
 from mazziere.errors import OptionError
@@ -43,6 +46,7 @@ from mazziere.sim.casino_kernel import (
     round_seed,
     warm_up,
 )
+from mazziere.sim.journal import JournalFile
 from mazziere.sim.pool import chunk_ranges, default_workers, run_chunks, start_method
 from mazziere.sim.stats import Interval, wilson, z_quantile
 
@@ -60,11 +64,13 @@ SEARCH_CHUNK_CAP = 12_800
 """Most rounds per job of the search, for one world a decision (a chunk of ``cap // worlds``
 rounds is about half a second of one core)."""
 CHECKPOINTS_PER_DECADE = 20
+ADOPTED = Readings()
 
 Progress = Callable[[int, int], None]
 """Called with (rounds done, rounds in all) as chunks finish."""
-Job = tuple[str, int, int, int, tuple[int, ...], str, int]
-"""(engine, master seed, first round, rounds, marks inside the chunk, strategy, worlds)."""
+Job = tuple[str, int, int, int, tuple[int, ...], str, int, Readings]
+"""(engine, master seed, first round, rounds, marks inside the chunk, strategy, worlds,
+readings)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +101,10 @@ class RtpResult:
     """The player's strategy (:data:`~mazziere.sim.casino_kernel.STRATEGIES`)."""
     worlds: int = SEARCH_WORLDS
     """Worlds the search samples at each decision (``search`` only)."""
+    readings: Readings = ADOPTED
+    """How seed 000's open sentences were read (:mod:`mazziere.casino.readings`)."""
+    played: int | None = None
+    """Rounds this run played (``None``: all; fewer when a journal held the rest)."""
 
     @property
     def rtp(self) -> Interval:
@@ -117,7 +127,8 @@ class RtpResult:
 
     @property
     def rounds_per_second(self) -> float:
-        return self.rounds / self.wall_seconds if self.wall_seconds > 0 else math.inf
+        played = self.rounds if self.played is None else self.played
+        return played / self.wall_seconds if self.wall_seconds > 0 else math.inf
 
     def as_json(self) -> dict[str, Any]:
         """The JSON form printed by ``mazziere rtp --json``."""
@@ -137,6 +148,8 @@ class RtpResult:
             "engine": self.engine,
             "strategy": self.strategy,
             **({"worlds": self.worlds} if self.strategy == "search" else {}),
+            "readings": dataclasses.asdict(self.readings),
+            **({"played": self.played} if self.played is not None else {}),
             "workers": self.workers,
             "stake": 1,
             "legal_minimum": LEGAL_MINIMUM,
@@ -169,16 +182,24 @@ def checkpoint_rounds(rounds: int) -> list[int]:
 
 
 def python_tally(
-    master: int, start: int, count: int, marks: Sequence[int] = (), strategy: str = "default"
+    master: int,
+    start: int,
+    count: int,
+    marks: Sequence[int] = (),
+    strategy: str = "default",
+    readings: Readings = ADOPTED,
 ) -> I64Array:
     """:func:`~mazziere.sim.casino_kernel.kernel_tally` on the readable engine (the default
-    and random strategies)."""
-    play = {"default": simulate_round, "random": simulate_round_random}[strategy]
+    and random strategies; the random player on the adopted readings only)."""
     out = np.zeros((len(marks) + 1, TALLY_WIDTH), dtype=np.int64)
     acc = [0] * TALLY_WIDTH
     j = 0
     for k in range(count):
-        won, mult, turns = play(round_seed(master, start + k))
+        seed = round_seed(master, start + k)
+        if strategy == "random":
+            won, mult, turns = simulate_round_random(seed)
+        else:
+            won, mult, turns = simulate_round(seed, readings)
         acc[won * mult] += 1
         acc[TALLY_TURNS] += turns
         while j < len(marks) and marks[j] == k + 1:
@@ -190,10 +211,10 @@ def python_tally(
 
 def run_job(job: Job) -> tuple[int, I64Array]:
     """Play one chunk (in a worker): its first round and its tally rows."""
-    engine, master, start, count, marks, strategy, worlds = job
+    engine, master, start, count, marks, strategy, worlds, readings = job
     if engine == "kernel":
-        return start, kernel_tally(master, start, count, marks, strategy, worlds)
-    return start, python_tally(master, start, count, marks, strategy)
+        return start, kernel_tally(master, start, count, marks, strategy, worlds, readings)
+    return start, python_tally(master, start, count, marks, strategy, readings)
 
 
 def _rounds_in(part: tuple[int, I64Array]) -> int:
@@ -207,20 +228,25 @@ def plan_jobs(
     workers: int,
     strategy: str = "default",
     worlds: int = SEARCH_WORLDS,
+    readings: Readings = ADOPTED,
+    fixed: bool = False,
 ) -> list[Job]:
     """Cut the run into chunks (several per worker, so progress moves), each with the
-    checkpoints that fall inside it, relative to its first round."""
-    marks = checkpoint_rounds(rounds)
+    checkpoints that fall inside it, relative to its first round. ``fixed``: chunks of the
+    engine's cap from round 0, whatever the worker count and with no checkpoint inside, so
+    that a journal's chunks are the same on every sitting and for every run length."""
+    marks = [] if fixed else checkpoint_rounds(rounds)
     jobs: list[Job] = []
     j = 0
     cap = CHUNK_CAP[engine] if strategy != "search" else max(1, SEARCH_CHUNK_CAP // worlds)
-    for chunk in chunk_ranges(rounds, workers, cap):
+    cut = [range(a, min(a + cap, rounds)) for a in range(0, rounds, cap)] if fixed else None
+    for chunk in cut or chunk_ranges(rounds, workers, cap):
         start, count = chunk.start, len(chunk)
         inside: list[int] = []
         while j < len(marks) and marks[j] <= start + count:
             inside.append(marks[j] - start)
             j += 1
-        jobs.append((engine, seed, start, count, tuple(inside), strategy, worlds))
+        jobs.append((engine, seed, start, count, tuple(inside), strategy, worlds, readings))
     return jobs
 
 
@@ -231,8 +257,14 @@ def check_run(
     engine: str,
     strategy: str = "default",
     worlds: int = SEARCH_WORLDS,
+    readings: Readings = ADOPTED,
 ) -> None:
     """Refuse a bad run before anything starts (typed errors naming the mistake)."""
+    if strategy != "default" and readings != ADOPTED:
+        raise OptionError(
+            "other readings are measured with the published default strategy only",
+            "readings_need_default",
+        )
     if engine not in ENGINES:
         raise OptionError(
             f"unknown engine {engine!r}: use {' or '.join(ENGINES)}", "unknown_engine"
@@ -267,36 +299,109 @@ def run_rtp(
     strategy: str = "default",
     worlds: int = SEARCH_WORLDS,
     cluster: RayCluster | None = None,
+    readings: Readings = ADOPTED,
+    journal: str | os.PathLike[str] | None = None,
 ) -> RtpResult:
     """Play ``rounds`` rounds of the run ``seed`` and measure the RTP, the player on
     ``strategy``. ``workers`` processes (default: every core; 1 plays here); a ``pool``
     given is used as it is (benchmarks); on an open Ray ``cluster`` the chunks are Ray tasks,
     cut for its CPUs (``workers`` then unused), with the same totals. Round ``i`` is dealt the
     same cards whatever the strategy (the player's own choices have their own random
-    source)."""
+    source), and seed 000 is read as ``readings``. With a ``journal`` file
+    (:class:`TallyJournal`) the chunks it holds are not played again and each chunk played
+    is added to it as it finishes; the totals are the same as without."""
     if cluster is not None:
         workers = cluster.cpus
     workers = default_workers() if workers is None else workers
-    check_run(rounds, seed, workers, engine, strategy, worlds)
+    check_run(rounds, seed, workers, engine, strategy, worlds, readings)
+    log = None
+    kept: dict[tuple[int, int], I64Array] = {}
+    if journal is not None:
+        log = TallyJournal(journal, run_header(seed, engine, strategy, worlds, readings))
+        kept = log.load()
     if engine == "kernel":
         warm_up()  # compile (or load the cache) once, before any worker needs it
-    jobs = plan_jobs(engine, seed, rounds, workers, strategy, worlds)
+    jobs = plan_jobs(engine, seed, rounds, workers, strategy, worlds, readings, log is not None)
+    done = {j[2]: kept[j[2], j[3]] for j in jobs if (j[2], j[3]) in kept}
+    todo = [j for j in jobs if j[2] not in done]
+    played = sum(j[3] for j in todo)
     start_time = time.perf_counter()
     start = start_method(inherit=engine == "kernel")  # the workers inherit the warm kernel
+    before = rounds - played
+
+    def arrived(n: int, _total: int) -> None:
+        if progress is not None:
+            progress(before + n, rounds)
+
     parts = run_chunks(
         run_job,
-        jobs,
+        todo,
         workers,
-        progress,
+        arrived,
         size=_rounds_in,
-        total=rounds,
+        total=played,
         pool=pool,
         start=start,
         cluster=cluster,
+        each=None if log is None else log.add,
     )
     wall = time.perf_counter() - start_time
-    result = merge(parts, rounds, seed, engine, workers, wall)
-    return dataclasses.replace(result, strategy=strategy, worlds=worlds)
+    result = merge(
+        [*parts, *done.items()], rounds, seed, engine, workers, wall, at_chunk_ends=log is not None
+    )
+    return dataclasses.replace(
+        result,
+        strategy=strategy,
+        worlds=worlds,
+        readings=readings,
+        played=None if log is None else played,
+    )
+
+
+def run_header(
+    seed: int, engine: str, strategy: str, worlds: int, readings: Readings
+) -> dict[str, Any]:
+    """What makes an RTP run this run, for its journal's header; not its length: the chunks
+    of a longer run begin with those of a shorter one, so one journal serves both."""
+    cap = CHUNK_CAP[engine] if strategy != "search" else max(1, SEARCH_CHUNK_CAP // worlds)
+    return {
+        "run": "rtp",
+        "version": __version__,
+        "seed": seed,
+        "engine": engine,
+        "strategy": strategy,
+        "worlds": worlds,
+        "readings": dataclasses.asdict(readings),
+        "chunk": cap,
+    }
+
+
+class TallyJournal(JournalFile):
+    """An RTP run's finished chunks in a JSON-lines file (:class:`JournalFile`): the header
+    is :func:`run_header`; each further line is one chunk, its first round, its length and
+    its tally (:func:`~mazziere.sim.casino_kernel.kernel_tally`). Chunks are cut the same way
+    on every sitting (:func:`plan_jobs` ``fixed``), so a chunk is either in the file or
+    played again."""
+
+    def load(self) -> dict[tuple[int, int], I64Array]:
+        """The chunks already in the file, by (first round, length)."""
+        done: dict[tuple[int, int], I64Array] = {}
+        for no, obj in self.entries():
+            start, rows = obj.get("start"), obj.get("rows")
+            whole = isinstance(rows, list) and len(rows) > 0
+            for r in rows if isinstance(rows, list) else ():
+                whole = whole and isinstance(r, list) and len(r) == TALLY_WIDTH
+                whole = whole and all(type(x) is int and x >= 0 for x in r)
+            if type(start) is not int or start < 0 or not whole:
+                raise self.refuse(no, "a chunk of rounds")
+            tally = np.array(rows, dtype=np.int64)
+            done.setdefault((start, int(tally[-1, : MAX_MULTIPLIER + 1].sum())), tally)
+        return done
+
+    def add(self, part: tuple[int, I64Array]) -> None:
+        """Write one finished chunk (flushed: a kill loses none)."""
+        start, rows = part
+        self.append([{"start": start, "rows": rows.tolist()}])
 
 
 def merge(
@@ -306,8 +411,11 @@ def merge(
     engine: str,
     workers: int,
     wall: float,
+    at_chunk_ends: bool = False,
 ) -> RtpResult:
-    """Add the chunks' tallies in round order; checkpoints from the running totals."""
+    """Add the chunks' tallies in round order; checkpoints from the running totals (at the
+    run's log-spaced marks, or ``at_chunk_ends`` after every chunk: a journal's chunks carry
+    no marks)."""
     total = np.zeros(TALLY_WIDTH, dtype=np.int64)
     points: list[Checkpoint] = []
     marks = iter(checkpoint_rounds(rounds))
@@ -317,6 +425,10 @@ def merge(
             ci = payout_interval(counts)
             points.append(Checkpoint(next(marks), ci.estimate, ci.low, ci.high))
         total += rows[-1]
+        if at_chunk_ends:
+            counts = [int(x) for x in total[: MAX_MULTIPLIER + 1]]
+            ci = payout_interval(counts)
+            points.append(Checkpoint(sum(counts), ci.estimate, ci.low, ci.high))
     paid = tuple(int(x) for x in total[: MAX_MULTIPLIER + 1])
     if sum(paid) != rounds:
         raise RuntimeError(f"{sum(paid)} rounds counted for {rounds} played")  # pragma: no cover

@@ -21,17 +21,16 @@ are then exactly those of one uninterrupted run.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mazziere import __version__
 from mazziere.errors import MazziereError, OptionError
+from mazziere.sim.journal import JournalFile
 from mazziere.sim.pool import cut_ranges, run_chunks
 from mazziere.sim.stats import Interval, MeanCI, mean_ci, wilson
 from mazziere.uno import (
@@ -237,85 +236,26 @@ def _run_chunk(args: tuple[Rules, int, str, Sequence[BotSpec], range]) -> list[G
     return run_games(*args)
 
 
-JOURNAL_FORMAT = 1
-"""Version of the journal's layout (its header says which)."""
-
-
-class Journal:
-    """A simulation's finished matches in a JSON-lines file, so that a long run can stop and
-    go on (the command line's ``--journal``).
-
-    The first line is the run's header: the format, the package version, the rules (every
-    option), the seat count, the seed and the bots' names. Each further line is one match's
-    :class:`GameRecord`. A file written for another run is refused (``journal_mismatch``)
-    rather than mixed in, and one that cannot be read is refused (``bad_journal``); neither is
-    changed. A last line cut short (the process was killed while writing it) is dropped, and
-    its match is played again. Written with the standard library's ``json``: the file is a
-    few lines a match and is read once.
+class Journal(JournalFile):
+    """A simulation's finished matches in a JSON-lines file (:class:`JournalFile`), so that
+    a long run can stop and go on (the command line's ``--journal``): the header holds the
+    package version, the rules (every option), the seat count, the seed and the bots' names;
+    each further line is one match's :class:`GameRecord`.
 
     The bots are known by name only: a journal resumed after their code changed mixes two
     versions of a bot, which the header cannot see (it does record the package version)."""
 
-    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
-        self.path = Path(path)
-        # as the file will hold it (tuples become lists), so that it compares equal when read
-        self.header = json.loads(json.dumps({"journal": JOURNAL_FORMAT, **header}))
-
     def load(self) -> dict[int, GameRecord]:
-        """The matches already in the file, by number (the file is created, with its header,
-        if it does not exist)."""
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            raw = b""
-        except OSError as e:
-            raise OptionError(f"cannot read the journal {self.path}: {e}", "bad_journal") from e
-        end = raw.rfind(b"\n") + 1
-        lines = raw[:end].decode("utf-8", "replace").splitlines()
-        if not lines:
-            self._write(json.dumps(self.header) + "\n", "w")
-            return {}
-        head = self._parse(lines[0], 1)
-        if head != self.header:
-            keys = self.header.keys() | head.keys()
-            diff = sorted(k for k in keys if head.get(k) != self.header.get(k))
-            raise OptionError(
-                f"the journal {self.path} was written for another run ({', '.join(diff)} "
-                "differ); name a new file",
-                "journal_mismatch",
-            )
+        """The matches already in the file, by number."""
         done: dict[int, GameRecord] = {}
-        for no, line in enumerate(lines[1:], start=2):
-            rec = self._record(self._parse(line, no), no)
+        for no, obj in self.entries():
+            rec = self._record(obj, no)
             done.setdefault(rec.game, rec)
-        if end < len(raw):  # a line cut short: keep the file to its last whole line
-            with self.path.open("r+b") as f:
-                f.truncate(end)
         return done
 
-    def append(self, records: Sequence[GameRecord]) -> None:
+    def append_records(self, records: Sequence[GameRecord]) -> None:
         """Write finished matches at the end of the file (flushed: a kill loses none)."""
-        self._write("".join(json.dumps(asdict(r)) + "\n" for r in records), "a")
-
-    def _write(self, text: str, mode: str) -> None:
-        try:
-            with self.path.open(mode, encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-        except OSError as e:
-            raise OptionError(f"cannot write the journal {self.path}: {e}", "bad_journal") from e
-
-    def _parse(self, line: str, no: int) -> dict[str, Any]:
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            obj = None
-        if not isinstance(obj, dict):
-            raise OptionError(
-                f"the journal {self.path} line {no} is not a JSON object", "bad_journal"
-            )
-        return obj
+        self.append(asdict(r) for r in records)
 
     def _record(self, obj: dict[str, Any], no: int) -> GameRecord:
         def ints(x: object) -> bool:
@@ -327,9 +267,7 @@ class Journal:
             and ints(obj.get("winners"))
             and ints(obj.get("hands_won"))
         ):
-            raise OptionError(
-                f"the journal {self.path} line {no} is not a match record", "bad_journal"
-            )
+            raise self.refuse(no, "a match record")
         return GameRecord(
             obj["game"],
             tuple(obj["winners"]),
@@ -387,7 +325,7 @@ def simulate_uno(
         size=len,
         total=len(todo),
         cluster=cluster,
-        each=None if log is None else log.append,
+        each=None if log is None else log.append_records,
     )
     for part in parts:
         done.update((r.game, r) for r in part)

@@ -111,13 +111,17 @@ def tiebreak_seats(g: GameData) -> set[int]:
 
 def turn_first_card(g: GameData, first_seat: int) -> None:
     """First-card handling, ``first_card`` = ``apply`` (003/004) or ``redraw_non_number``
-    (000). A +4 is always returned and the pile reshuffled (003)."""
+    (000: the card goes back at a random depth, or at the bottom with
+    ``returned_first_card``). A +4 is always returned and the pile reshuffled (003)."""
     rules, rng = g.rules, g.rng
     while True:
         c = g.draw_pile.pop()
         g.events.append(E.Turned(c))
         if rules.first_card == "redraw_non_number" and not (c < WILD_FACE and c % 13 <= 9):
-            g.draw_pile.insert(rng.randbelow(len(g.draw_pile) + 1), c)
+            if rules.returned_first_card == "bottom":  # cards are drawn from the list's end
+                g.draw_pile.insert(0, c)
+            else:
+                g.draw_pile.insert(rng.randbelow(len(g.draw_pile) + 1), c)
             g.events.append(E.Returned(c, "not_a_number"))
             continue
         if c == WILD4_FACE:

@@ -25,6 +25,7 @@ from mazziere.fields import check_limits, option
 
 DealerSelection = Literal["highest", "lowest", "random"]
 FirstCard = Literal["apply", "redraw_non_number"]
+ReturnedFirstCard = Literal["random_depth", "bottom"]
 DrawnCard = Literal["may_play", "must_play"]
 TwoPlayerReverse = Literal["skip", "normal", "removed"]
 Wild4Rule = Literal["color", "any_playable", "none"]
@@ -68,6 +69,11 @@ class Rules:
     first_card: FirstCard = option(
         "apply",
         "How the first turned card acts: ``apply`` its effect, or ``redraw_non_number`` (000).",
+    )
+    returned_first_card: ReturnedFirstCard = option(
+        "random_depth",
+        "Where ``redraw_non_number`` puts a turned card back: at a random depth of the draw "
+        "pile (000 'rimessa nel mazzo'), or at the ``bottom``.",
     )
 
     # --- a turn ----------------------------------------------------------------------------

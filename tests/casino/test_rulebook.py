@@ -7,7 +7,10 @@ from hypothesis import strategies as st
 
 from mazziere.cards.uno import WILD4_FACE, parse_card
 from mazziere.casino import rulebook as R
+from mazziere.casino.readings import Readings
 from mazziere.casino.rules import MAX_MULTIPLIER
+
+ADOPTED = Readings().codes()
 
 faces = st.integers(min_value=0, max_value=53)
 hands = st.lists(faces, min_size=0, max_size=12)
@@ -17,21 +20,23 @@ tops = st.integers(min_value=0, max_value=53)
 
 def test_player_draw_lowers_the_multiplier_one_step_never_below_x1() -> None:
     for reason in (R.DRAW_CHOICE, R.DRAW_NO_PLAY):
-        assert R.multiplier_after_draw(3, True, reason) == 2
-        assert R.multiplier_after_draw(2, True, reason) == 1
-        assert R.multiplier_after_draw(1, True, reason) == 1
+        assert R.multiplier_after_draw(3, True, reason, 0, ADOPTED) == 2
+        assert R.multiplier_after_draw(2, True, reason, 0, ADOPTED) == 1
+        assert R.multiplier_after_draw(1, True, reason, 0, ADOPTED) == 1
 
 
 def test_bank_draw_for_lack_of_a_play_raises_the_multiplier_never_above_x3() -> None:
-    assert R.multiplier_after_draw(1, False, R.DRAW_NO_PLAY) == 2
-    assert R.multiplier_after_draw(2, False, R.DRAW_NO_PLAY) == 3
-    assert R.multiplier_after_draw(MAX_MULTIPLIER, False, R.DRAW_NO_PLAY) == MAX_MULTIPLIER
+    assert R.multiplier_after_draw(1, False, R.DRAW_NO_PLAY, 0, ADOPTED) == 2
+    assert R.multiplier_after_draw(2, False, R.DRAW_NO_PLAY, 0, ADOPTED) == 3
+    assert (
+        R.multiplier_after_draw(MAX_MULTIPLIER, False, R.DRAW_NO_PLAY, 0, ADOPTED) == MAX_MULTIPLIER
+    )
 
 
 def test_cards_taken_for_a_draw_two_or_four_move_nothing() -> None:
     for m in (1, 2, 3):
-        assert R.multiplier_after_draw(m, True, R.DRAW_PENALTY) == m
-        assert R.multiplier_after_draw(m, False, R.DRAW_PENALTY) == m
+        assert R.multiplier_after_draw(m, True, R.DRAW_PENALTY, 0, ADOPTED) == m
+        assert R.multiplier_after_draw(m, False, R.DRAW_PENALTY, 0, ADOPTED) == m
 
 
 def test_the_player_may_not_draw_at_x1() -> None:
@@ -69,8 +74,11 @@ def test_decisions_read_a_side_at_its_offset(
     assert a[:n] == b[: R.bank_cards(both, at, top, color, b)]
     n = R.bank_colors(alone, 0, a)
     assert a[:n] == b[: R.bank_colors(both, at, b)]
-    n = R.player_cards(alone, 0, top, color, len(mine), 3, last, wild, a)
-    assert a[:n] == b[: R.player_cards(both, at, top, color, len(mine), 3, last, wild, b)]
+    n = R.player_cards(alone, 0, top, color, len(mine), 3, last, wild, False, 0, ADOPTED, a)
+    assert (
+        a[:n]
+        == b[: R.player_cards(both, at, top, color, len(mine), 3, last, wild, False, 0, ADOPTED, b)]
+    )
     n = R.player_colors(alone, 0, len(mine), 1, -1, True, color, a)
     assert a[:n] == b[: R.player_colors(both, at, len(mine), 1, -1, True, color, b)]
 
@@ -82,7 +90,7 @@ def test_candidates_are_playable_and_in_face_order(cards: list[int], top: int, c
     ties = [0] * 54
     for n in (
         R.bank_cards(hand, 0, top, color, ties),
-        R.player_cards(hand, 0, top, color, len(cards), 2, -1, False, ties),
+        R.player_cards(hand, 0, top, color, len(cards), 2, -1, False, False, 0, ADOPTED, ties),
     ):
         picked = ties[:n]
         assert picked == sorted(set(picked))
