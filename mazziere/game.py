@@ -2,11 +2,12 @@
 
 A game is driven through one interface: a new game from (its table configuration, the seats and
 their bots, a seed), who must decide now, the legal actions of a seat, apply, the view of a
-seat, the result, and the action taken on a time-out. :class:`TableRules` says, as data, how a
-table hosts the game (fixed computer seats, joining after the start, what leaving does, whether
-money moves through a session credit), so that the server drives every game through this module
-alone and knows no game by name. Adding a game means one module with a :class:`GameSession`
-subclass and one line in :data:`REGISTRY`.
+seat, what a seat may see of a step (:meth:`GameSession.seen`: the one rule the live updates
+and the hand history both follow), the result, and the action taken on a time-out.
+:class:`TableRules` says, as data, how a table hosts the game (fixed computer seats, joining
+after the start, what leaving does, whether money moves through a session credit), so that the
+server drives every game through this module alone and knows no game by name. Adding a game
+means one module with a :class:`GameSession` subclass and one line in :data:`REGISTRY`.
 
 Standard library only: the rules packages stay installable without third-party packages.
 """
@@ -18,11 +19,12 @@ import importlib
 import os
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal, Self
 
 from mazziere import wire
-from mazziere.errors import OptionError
+from mazziere.errors import MazziereError, OptionError
 from mazziere.rng import ShakeRng
 from mazziere.textevents import TextEvent
 
@@ -127,6 +129,23 @@ class Step:
     def moves(self) -> tuple[str, ...]:
         """The game moves this step made, as action texts (what a log names)."""
         return (self.action,) if self.played is None else self.played
+
+
+@dataclass(frozen=True, slots=True)
+class SeenStep:
+    """One step as one seat may see it (:meth:`GameSession.seen`), in a live update or in the
+    hand history alike."""
+
+    seat: int
+    actor: str
+    action: str | None
+    """The action's text; ``None`` when it names what this seat may not see (the cards a poker
+    player throws away): the step's events say what the seat may know of it (how many)."""
+    moves: tuple[str, ...] | None
+    """A time-out's moves (:attr:`Step.played`) that this seat may see; ``None``: the action is
+    itself the move."""
+    events: tuple[str, ...]
+    """The texts of the step's events that this seat may see (:meth:`GameSession.visible`)."""
 
 
 # ------------------------------------------------------------------------------ tables
@@ -294,3 +313,74 @@ class GameSession(ABC):
             for text, only, hidden_from in step.events
             if (only is None and (hidden_from is None or hidden_from != seat)) or only == seat
         ]
+
+    # --- what a seat may see of a step
+    @classmethod
+    def shown_action(cls, seat: int, action: str, viewer: int | None) -> str | None:
+        """``seat``'s action text as ``viewer`` (``None``: a spectator) may see it while the
+        hand's seed is secret: the text itself, or ``None`` when it names cards only ``seat``
+        may see. Every action of a game is public unless its game says otherwise."""
+        return action
+
+    def seen(self, step: Step, viewer: int | None, revealed: bool = False) -> SeenStep:
+        """What ``viewer`` may see of ``step``: the one rule behind the live updates (events,
+        the table's time-out notes) and the hand history (platform.md "Hand history").
+        ``revealed``: the hand is over and its seed published, from which anyone can rebuild
+        every card, so its actions show in full; its events stay as the viewer saw them."""
+
+        def shown(text: str) -> str | None:
+            return text if revealed else self.shown_action(step.seat, text, viewer)
+
+        moves = None
+        if step.played is not None:
+            moves = tuple(m for m in map(shown, step.played) if m is not None)
+        return SeenStep(
+            step.seat, step.actor, shown(step.action), moves, tuple(self.visible(step, viewer))
+        )
+
+    def replay_step(
+        self, seq: int, step: Step, viewer: int, view: dict[str, Any] | None, revealed: bool
+    ) -> dict[str, Any]:
+        """One step of a hand's replay as ``viewer`` saw it (:meth:`seen`), structured, with
+        ``view``, the viewer's view after it (``None``: it could not be rebuilt)."""
+        seen = self.seen(step, viewer, revealed)
+        act: dict[str, Any] | None = None
+        if seen.action is not None:
+            try:
+                act = self.action_wire(seen.action)
+            except MazziereError:  # "timeout" and the like: the server's own words
+                act = None
+        return {
+            "seq": seq,
+            "seat": step.seat,
+            "action": seen.action,
+            "act": act,
+            "moves": None if seen.moves is None else [self.action_wire(t) for t in seen.moves],
+            "actor": step.actor,
+            "events": [self.event_wire(text) for text in seen.events],
+            "view": view,
+        }
+
+
+def replay(
+    game: GameSession, steps: Iterable[tuple[int, Step]], viewer: int, revealed: bool
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A recorded hand as ``viewer`` saw it: its view as dealt, then each step (numbered, as
+    recorded) with the viewer's view after it (:meth:`GameSession.replay_step`). ``game`` is the
+    hand as dealt (:meth:`GameSession.from_setup`); each step is applied to it again, and a
+    time-out (recorded as the word ``timeout``) is acted again to name the moves it made.
+    ``revealed``: the hand is over and its seed published (:meth:`GameSession.seen`)."""
+    initial = game.view(viewer)
+    out: list[dict[str, Any]] = []
+    for seq, step in steps:
+        view: dict[str, Any] | None
+        try:
+            if step.actor == "server" and step.action == "timeout":
+                step = replace(step, played=game.timeout(step.seat).played or ())
+            else:
+                game.apply(step.seat, step.action, step.actor)
+            view = game.view(viewer)
+        except MazziereError:  # cannot happen for a recorded hand; show the log anyway
+            view = None
+        out.append(game.replay_step(seq, step, viewer, view, revealed))
+    return initial, out

@@ -1,14 +1,16 @@
 """Five-card draw through the game contract (:mod:`mazziere.game`): the player (seat 0) against
 a computer level (seat 1),
 play money (chips), no ledger. On a time-out the server checks if it costs nothing, else folds
-(platform.md "Time and presence"); in the draw it stands pat."""
+(platform.md "Time and presence"); in the draw it stands pat. The cards a seat throws away in
+the draw are its own: the other seat learns only how many (:meth:`PokerSession.shown_action`)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from mazziere import wire
-from mazziere.errors import OptionError
+from mazziere.errors import MazziereError, OptionError
 from mazziere.fields import check_values
 from mazziere.game import GameSession, Step, TableRules, bot_random, event_rows, seed_rng
 from mazziere.poker import View
@@ -132,6 +134,12 @@ class PokerSession(GameSession):
     def forfeit(self, seat: int) -> dict[str, Any]:
         return {"winner": COMPUTER, "reason": "left"}
 
+    @classmethod
+    def shown_action(cls, seat: int, action: str, viewer: int | None) -> str | None:
+        """A draw names the cards thrown away: only the seat that drew sees them; anyone else
+        learns how many from the step's ``drew`` event (draw-poker.md "The draw" 2)."""
+        return action if viewer == seat or not names_cards(action) else None
+
     @property
     def setup(self) -> dict[str, Any]:
         return {"config": self.config}
@@ -227,6 +235,17 @@ class PokerSession(GameSession):
             return None
         v = poker.view(self.state, COMPUTER)
         return str(find_bot(self.level).act(v, bot_random(self.seed, self.seq)))
+
+
+@lru_cache(maxsize=4096)
+def names_cards(action: str) -> bool:
+    """Whether the action text names cards (a draw that replaces some); a text that is no
+    action counts as naming them, so that nothing unread reaches another seat."""
+    try:
+        act = PA.Action.parse(action)
+    except MazziereError:
+        return True
+    return isinstance(act, PA.Draw) and bool(act.cards)
 
 
 _BETS: dict[tuple[tuple[str, ...], tuple[int, int] | None], list[dict[str, Any]]] = {}

@@ -490,24 +490,30 @@ class TableActor:
         for step in steps:
             self.srv.metrics.decisions.labels(self.game, step.actor).inc()
             auto = step.actor == "server" and bool(step.moves)
+            # what each seat sees of the step: the rule the hand history follows too
             for i, info in enumerate(self.seats):
                 if info.account is not None:
-                    for text in self.session.visible(step, i):
+                    for text in self.session.seen(step, i).events:
                         if text not in wired:
                             wired[text] = self.kind.event_wire(text)
                         info.push(_by_server(wired[text], step.seat) if auto else wired[text])
+            if not self.watchers and step.actor != "server":
+                continue
+            public = self.session.seen(step, None)  # what a spectator sees
             if self.watchers:
-                public = [self.kind.event_wire(text) for text in self.session.visible(step, None)]
+                shown = [self.kind.event_wire(text) for text in public.events]
                 if auto:
-                    public = [_by_server(e, step.seat) for e in public]
+                    shown = [_by_server(e, step.seat) for e in shown]
                 for w in self.watchers.values():
-                    w.pending.extend(public)
+                    w.pending.extend(shown)
             if step.actor == "server":
+                # the table's log goes to every seat and spectator: the moves anyone may see
+                moves = (public.action,) if public.moves is None else public.moves
                 self._note(
                     P.TimedOut(
                         seat=step.seat,
                         name=self.seats[step.seat].username,
-                        actions=[self.kind.action_wire(text) for text in step.moves],
+                        actions=[self.kind.action_wire(t) for t in moves if t is not None],
                     )
                 )
         if self.session.is_over:
