@@ -48,7 +48,10 @@ class Server:
         self.verifier = Verifier(self.hasher)
         self.tokens = settings.token_policy()
         self.throttle = LoginThrottle(
-            settings.login_limit_account, settings.login_limit_address, settings.rate_limit_storage
+            settings.login_limit_account,
+            settings.login_limit_address,
+            settings.rate_limit_storage,
+            settings.redis_prefix,
         )
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:

@@ -52,9 +52,11 @@ class Settings:
     token_touch_seconds: float = 60.0
     """A token's use is recorded at most this often (one write a minute, not one a request)."""
     login_limit_account: str = "5 per 5 minutes"
-    """Failed logins allowed per account (``limits`` notation); more get 429."""
+    """Login attempts allowed per account (``limits`` notation), each counted before its
+    password is verified; more get 429. A right password clears the account's count, so in
+    effect these are failures (:class:`~mazziere.server.throttle.LoginThrottle`)."""
     login_limit_address: str = "30 per 5 minutes"
-    """Failed logins allowed per client address; more get 429."""
+    """Login attempts allowed per client address, successes included; more get 429."""
     rate_limit_storage: str = "memory://"
     """Where login counters live (``limits`` storage URL; ``redis://...`` for several
     processes)."""

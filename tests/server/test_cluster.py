@@ -1,8 +1,9 @@
-"""Several server processes against one PostgreSQL and one Redis (issue 12, docs/scaling.md):
+"""Several server processes against one PostgreSQL and one Redis (docs/scaling.md):
 real ``mazziere serve`` processes, each a table owner for some tables and a door for any
 player. Players on different processes share a table; a second login on another process
 closes the first connection; a process killed with SIGKILL mid-hand under casino load has its
-tables taken over by the other, resumed exactly as after a restart, and the ledger balances.
+tables taken over by the other, resumed exactly as after a restart, and the ledger balances;
+login attempts for one account are counted once for both processes.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +24,9 @@ from typing import Any
 
 import httpx
 import pytest
+from limits import parse
+
+from mazziere.server.settings import Settings
 
 from .conftest import PG_OK, _create_pg_database, _drop_pg_database
 from .live import Client, Live
@@ -275,6 +280,25 @@ async def test_a_second_login_on_another_process_closes_the_first_connection(
         assert second.closed is not None and second.closed[0] == 4001
         await ha.aclose()
         await hb.aclose()
+
+
+@needs_both
+async def test_parallel_wrong_passwords_on_two_processes_are_verified_at_most_the_limit(
+    tmp_path: Path, pg_url: str, prefix: str
+) -> None:
+    limit = parse(Settings().login_limit_account).amount
+    right = {"username": "dora", "password": "correct horse"}
+    wrong = [{**right, "password": f"wrong password {i}"} for i in range(30)]
+    async with two(tmp_path, pg_url, prefix) as (a, b), httpx.AsyncClient(timeout=30) as http:
+        assert (await http.post(f"{a.base}/api/signup", json=right)).status_code == 200
+        answers = await asyncio.gather(
+            *(http.post(f"{(a, b)[i % 2].base}/api/login", json=w) for i, w in enumerate(wrong))
+        )
+        codes = Counter(r.status_code for r in answers)
+        assert codes == Counter({401: limit, 429: 30 - limit}), codes
+        for p in (a, b):  # still throttled, on either process
+            r = await http.post(f"{p.base}/api/login", json=right)
+            assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
 
 
 async def _casino_player(live: Live, token: str, table: int, stop: asyncio.Event) -> int:

@@ -33,14 +33,15 @@ async def signup(body: Credentials, server: Srv) -> dict[str, Any]:
 @router.post("/login")
 async def login(body: Credentials, request: Request, server: Srv) -> dict[str, Any]:
     """401 for a wrong name or password (an unknown name costs the same time), 429 with
-    ``Retry-After`` after too many failures for the account or the address. A login ends the
+    ``Retry-After`` after too many attempts for the account or the address: the attempt takes
+    its slot before the password is verified (:class:`~mazziere.server.throttle.LoginThrottle`),
+    so parallel attempts are verified no more than the limit allows. A login ends the
     account's other sessions: their tokens are revoked, their sockets closed."""
     address = request.client.host if request.client else "?"
-    await server.throttle.check(body.username, address)
+    await server.throttle.attempt(body.username, address)
     async with server.db.session() as db:
         acc = await accounts.find_account(db, body.username)
     if not await server.verifier.verify(acc, body.password) or acc is None:
-        await server.throttle.failed(body.username, address)
         raise AuthError("wrong username or password", "bad_credentials")
     await server.throttle.succeeded(body.username)
     async with server.db.write() as db:
