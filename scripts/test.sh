@@ -11,4 +11,4 @@ bash scripts/install-browser.sh   # Debian's Chromium for the browser tests (tes
 ruff check .
 ruff format --check .
 mypy
-python -m pytest -n auto --dist loadgroup --doctest-modules mazziere tests "$@"  # loadgroup: one local Ray (tests/test_ray.py)
+python -m pytest -n auto --dist loadgroup -rfER --doctest-modules mazziere tests "$@"  # loadgroup: one local Ray (tests/test_ray.py); -rfER: failures, errors and reruns by name

@@ -28,6 +28,7 @@ stake       stake                    cents, within the table's limits           
 mult        multiplier               1 .. 3 (``MAX_MULTIPLIER``)                   start
 turns       turns                    actions applied in the round (both sides)     0
 run         run                      cards the player laid since the bank moved    0
+lowest      lowest                   the lowest multiplier reached, 1 .. mult      mult
 banklast    memory.last_card         the bank's last card played, or -             -
 bankwild    memory.played_wild       0/1: its previous turn played a plain Wild    0
 bankcolor   memory.chosen_color      R, Y, G, B: the colour it chose then, or -    -
@@ -68,8 +69,14 @@ checks, the 108 cards each once) and these:
 from __future__ import annotations
 
 from mazziere.cards.uno import WILD_FACE, Card, Color, parse_card
-from mazziere.casino import rulebook
-from mazziere.casino.round import BANK, PLAYER, CasinoRound, RoundResult, pile_out_end
+from mazziere.casino.round import (
+    BANK,
+    PLAYER,
+    CasinoRound,
+    RoundResult,
+    may_draw,
+    pile_out_end,
+)
 from mazziere.casino.rules import MAX_MULTIPLIER, CasinoRules, StakeError, validate_stake
 from mazziere.casino.strategy import BankMemory
 from mazziere.errors import BadPosition, MalformedAction
@@ -92,6 +99,7 @@ KEYS: tuple[str, ...] = (
     "mult",
     "turns",
     "run",
+    "lowest",
     "banklast",
     "bankwild",
     "bankcolor",
@@ -133,6 +141,7 @@ def format_position(r: CasinoRound) -> str:
         "mult": str(r.multiplier),
         "turns": str(r.turns),
         "run": str(r.run),
+        "lowest": str(r.lowest),
         "banklast": _opt(m.last_card),
         "bankwild": str(int(m.played_wild)),
         "bankcolor": _color_text(m.chosen_color),
@@ -247,6 +256,7 @@ def parse_position(text: str, rules: CasinoRules | None = None) -> CasinoRound:
         turns=parse_int("turns", f.get("turns", "0")),
         result=_parse_result(f.get("result", "-")),
         run=parse_int("run", f.get("run", "0")),
+        lowest=parse_int("lowest", f.get("lowest", str(multiplier))),
     )
     _validate(r)
     return r
@@ -269,6 +279,10 @@ def _expected_end(r: CasinoRound) -> tuple[str, int]:
 def _validate(r: CasinoRound) -> None:
     """The round's consistency checks of the module docstring (the UNO part's are done)."""
     m = r.memory
+    if not 1 <= r.lowest <= r.multiplier:
+        raise BadPosition(
+            f"lowest {r.lowest}: the lowest multiplier reached is 1 to mult", "bad_multiplier"
+        )
     if r.run < 0 or r.run > r.turns:
         raise BadPosition(
             f"run {r.run}: the cards the player laid since the bank moved are 0 to turns",
@@ -294,9 +308,7 @@ def _validate(r: CasinoRound) -> None:
     res, uno = r.result, r.uno
     seat = uno.current
     plays = uno.phase is not OVER and any(isinstance(a, Play) for a in uno.legal_actions(seat))
-    stuck = not plays and (
-        not uno.draw_pile or (seat == PLAYER and not rulebook.player_may_draw(r.multiplier))
-    )
+    stuck = not plays and (not uno.draw_pile or (seat == PLAYER and not may_draw(r)))
     if res is None:
         if uno.phase is OVER:
             raise BadPosition("the UNO hand is over but the round has no result", "bad_phase")

@@ -12,7 +12,7 @@ Both engines take the readings as small integers (:meth:`Readings.codes`, indexe
 branch on them without strings.
 
 >>> Readings().codes()
-(0, 0, 0, 0, 0, 0)
+(0, 0, 0, 0, 0, 0, 0)
 >>> Readings(pile_out="refund").codes()[RD_PILE_OUT]
 1
 >>> parse_reading("forced_draws=bank").label()
@@ -37,9 +37,10 @@ from mazziere.fields import doc_of, option
 SkipChain = Literal["colour", "chainable", "played"]
 SkipAnswer = Literal["last", "turn"]
 Draw2Count = Literal["after", "before"]
-ForcedDraws = Literal["none", "bank", "bank_once", "both"]
+ForcedDraws = Literal["none", "bank", "bank_once", "player", "both"]
 PileOut = Literal["bank", "refund", "fewer"]
 FirstCardReturn = Literal["random_depth", "bottom"]
+X1Ban = Literal["at_x1", "for_good"]
 
 RD_SKIP_CHAIN = 0
 RD_SKIP_ANSWER = 1
@@ -47,16 +48,18 @@ RD_DRAW2_COUNT = 2
 RD_FORCED_DRAWS = 3
 RD_PILE_OUT = 4
 RD_FIRST_CARD = 5
-RD_WIDTH = 6
+RD_X1_BAN = 6
+RD_WIDTH = 7
 """How many codes :meth:`Readings.codes` gives (one per field, in field order)."""
 
 # the codes the rulebook branches on, by value (the index of the value in its field's choices)
 SKIP_CHAIN_COLOUR, SKIP_CHAIN_CHAINABLE, SKIP_CHAIN_PLAYED = range(3)
 SKIP_ANSWER_LAST, SKIP_ANSWER_TURN = range(2)
 DRAW2_AFTER, DRAW2_BEFORE = range(2)
-FORCED_NONE, FORCED_BANK, FORCED_BANK_ONCE, FORCED_BOTH = range(4)
+FORCED_NONE, FORCED_BANK, FORCED_BANK_ONCE, FORCED_PLAYER, FORCED_BOTH = range(5)
 PILE_OUT_BANK, PILE_OUT_REFUND, PILE_OUT_FEWER = range(3)
 FIRST_CARD_RANDOM_DEPTH, FIRST_CARD_BOTTOM = range(2)
+X1_BAN_AT_X1, X1_BAN_FOR_GOOD = range(2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +88,8 @@ class Readings:
         "none",
         "Cards taken for a +2/+4 and the multiplier: ``none`` move nothing; ``bank`` each "
         "card the bank takes raises it; ``bank_once`` each +2/+4 the bank takes raises it "
-        "one step; ``both`` each card either side takes moves it (the player's lower it).",
+        "one step; ``player`` each card the player takes lowers it; ``both`` each card "
+        "either side takes moves it.",
     )
     pile_out: PileOut = option(
         "bank",
@@ -96,6 +100,12 @@ class Readings:
         "random_depth",
         "A first card that is not a number goes back into the draw pile at a random depth "
         "(``random_depth``, the same law as a reshuffle) or at the ``bottom``.",
+    )
+    x1_ban: X1Ban = option(
+        "at_x1",
+        "'When the multiplier reaches x1 the player may no longer draw': while it is at x1 "
+        "(``at_x1``: a draw of the bank that raises it lets the player draw again), or for "
+        "the rest of the round once it has been reached (``for_good``).",
     )
 
     def __post_init__(self) -> None:
@@ -138,6 +148,7 @@ _HINTS = {
     "forced_draws": ForcedDraws,
     "pile_out": PileOut,
     "first_card": FirstCardReturn,
+    "x1_ban": X1Ban,
 }
 
 
@@ -242,6 +253,7 @@ CLAUSES: tuple[Clause, ...] = (
             "none": "cards taken for a +2/+4 move nothing",
             "bank": "each card the bank takes for a +2/+4 raises it",
             "bank_once": "each +2/+4 the bank takes raises it one step",
+            "player": "each card the player takes for a +2/+4 lowers it",
             "both": "each card either side takes for a +2/+4 moves it",
         },
         "The 'pescate' of the multiplier table are the player's own draws, one a card; a "
@@ -271,6 +283,17 @@ CLAUSES: tuple[Clause, ...] = (
         },
         "'Rimessa nel mazzo' puts the card back among the others, not under them; a random "
         "depth gives the same deals, in law, as shuffling the pile again.",
+    ),
+    Clause(
+        "x1_ban",
+        "Quando il moltiplicatore raggiunge il X1, il giocatore non potrà più pescare dal mazzo",
+        "when the multiplier reaches x1, the player may no longer draw from the pile",
+        {
+            "at_x1": "while the multiplier is at x1",
+            "for_good": "for the rest of the round, once x1 has been reached",
+        },
+        "The same section lets the multiplier 'risalire' when the bank draws, and ties each "
+        "draw to a step of the multiplier table: the ban follows the multiplier.",
     ),
 )
 """Every clause, in :class:`Readings` field order."""

@@ -34,7 +34,7 @@ from mazziere.cards.uno import WILD_FACE, Card, Color
 from mazziere.casino import rulebook as R
 from mazziere.casino.events import MultiplierChanged, RoundEnded
 from mazziere.casino.readings import Readings
-from mazziere.casino.rules import CasinoRules, validate_stake
+from mazziere.casino.rules import MAX_MULTIPLIER, CasinoRules, validate_stake
 from mazziere.casino.strategy import (
     BankMemory,
     bank_decision,
@@ -80,6 +80,8 @@ class CasinoRound:
     run: int = 0
     """Cards the player has laid since the bank last moved (the ``played`` reading of the
     Skip/Reverse weight)."""
+    lowest: int = MAX_MULTIPLIER
+    """The lowest multiplier the round has reached (the ``x1_ban`` reading ``for_good``)."""
 
     @property
     def is_over(self) -> bool:
@@ -131,6 +133,7 @@ def new_round(
         memory=BankMemory(),
         turns=0,
         result=None,
+        lowest=rules.start_multiplier,
     )
     return _advance(r, events, bank_moves)
 
@@ -140,7 +143,7 @@ def legal_actions(r: CasinoRound) -> tuple[A.Action, ...]:
     if r.result is not None or r.uno.current != PLAYER:
         return ()
     acts = uno.legal_actions(r.uno, PLAYER)
-    if not R.player_may_draw(r.multiplier):
+    if not may_draw(r):
         acts = tuple(a for a in acts if not isinstance(a, A.Draw))
     return acts
 
@@ -160,7 +163,7 @@ def apply(
         return play_default(r, bank_moves=bank_moves)
     if r.uno.current != PLAYER:
         raise NotYourTurn("the bank is playing")
-    if isinstance(action, A.Draw) and not R.player_may_draw(r.multiplier):
+    if isinstance(action, A.Draw) and not may_draw(r):
         raise IllegalAction(
             "at x1 the player may not draw (000 'PAGAMENTI'); play a card if you can",
             "draw_banned_at_x1",
@@ -282,8 +285,21 @@ def _after_move(
 ) -> tuple[CasinoRound, list[Event]]:
     m = _multiplier_after(r.multiplier, list(events), events, r.rules.readings.codes())
     laid = sum(1 for e in events if isinstance(e, Played) and e.seat == PLAYER)
-    r = _with(r, uno=state, multiplier=m, turns=r.turns + 1, strategy_rng=rng, run=r.run + laid)
+    r = _with(
+        r,
+        uno=state,
+        multiplier=m,
+        turns=r.turns + 1,
+        strategy_rng=rng,
+        run=r.run + laid,
+        lowest=min(r.lowest, m),
+    )
     return _advance(r, events, bank_moves)
+
+
+def may_draw(r: CasinoRound) -> bool:
+    """Whether the player may draw now (:func:`rulebook.player_may_draw`)."""
+    return R.player_may_draw(r.multiplier, r.lowest, r.rules.readings.codes())
 
 
 def _with(r: CasinoRound, **changes: Any) -> CasinoRound:
@@ -300,6 +316,7 @@ def _with(r: CasinoRound, **changes: Any) -> CasinoRound:
         turns=get("turns", r.turns),
         result=get("result", r.result),
         run=get("run", r.run),
+        lowest=get("lowest", r.lowest),
     )
 
 
@@ -344,7 +361,7 @@ def _advance(
         if not can_play and not s.draw_pile:
             return _pile_out(_with(r, strategy_rng=rng), events)
         if s.current == PLAYER:
-            if not can_play and not R.player_may_draw(r.multiplier):
+            if not can_play and not may_draw(r):
                 return _finish(_with(r, strategy_rng=rng), "bank", "no_draw_at_x1", events)
             return _with(r, strategy_rng=rng), events
         if most is not None and played >= most:
@@ -363,6 +380,7 @@ def _advance(
             memory=_bank_memory(s, state, action, r.memory),
             strategy_rng=rng,
             run=0,
+            lowest=min(r.lowest, m),
         )
 
 

@@ -325,14 +325,15 @@ def multiplier_after_draw(
     the multiplier a step, never below x1; each card the bank draws for lack of a play raises
     it, never above x3. Cards taken for a +2 or +4 (:data:`DRAW_PENALTY`; ``nth`` the card's
     index among them) move it as the ``forced_draws`` reading says: not at all, the bank's
-    each a step up (or once a +2/+4), or either side's a step each way."""
+    each a step up (or once a +2/+4), the player's each a step down, or both."""
     if reason == DRAW_PENALTY:
         mode = rd[RD.RD_FORCED_DRAWS]
         if mode == RD.FORCED_NONE:
             return multiplier
         if by_player:
-            return max(1, multiplier - 1) if mode == RD.FORCED_BOTH else multiplier
-        if mode == RD.FORCED_BANK_ONCE and nth > 0:
+            lowers = mode == RD.FORCED_BOTH or mode == RD.FORCED_PLAYER
+            return max(1, multiplier - 1) if lowers else multiplier
+        if mode == RD.FORCED_PLAYER or (mode == RD.FORCED_BANK_ONCE and nth > 0):
             return multiplier
         return min(MAX_MULTIPLIER, multiplier + 1)
     if by_player:
@@ -358,6 +359,10 @@ def pile_out_payout(multiplier: int, player_n: int, bank_n: int, rd: Counts) -> 
     return 0
 
 
-def player_may_draw(multiplier: int) -> bool:
-    """000 "PAGAMENTI": at x1 the player may not draw."""
-    return multiplier > 1
+def player_may_draw(multiplier: int, lowest: int, rd: Counts) -> bool:
+    """000 "PAGAMENTI": at x1 the player may not draw; ``lowest`` the lowest multiplier the
+    round has reached: under the ``x1_ban`` reading ``for_good`` a round that has been at x1
+    allows no draw again, even after the bank's draws raised it."""
+    if multiplier <= 1:
+        return False
+    return rd[RD.RD_X1_BAN] == RD.X1_BAN_AT_X1 or lowest > 1

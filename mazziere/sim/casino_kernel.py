@@ -317,7 +317,8 @@ def _pick(rng: U64Array, ties: I64Array, nt: int) -> int:
 _SN, _SSETTLED, _STOP, _SCOLOR, _SCUR, _SPHASE, _SDRAWN, _SMULT, _STURNS = range(9)
 _SMLAST, _SMWILD, _SMCHOSEN, _SMDREW, _SMPASSED, _SK, _SFKIND, _SFCARD, _SFCOLOR = range(9, 18)
 _SRUN = 18  # cards the player has laid since the bank last moved
-_SRD = 19  # the readings' codes (mazziere.casino.readings), RD_WIDTH slots from here
+_SLOW = 19  # the lowest multiplier the round has reached
+_SRD = 20  # the readings' codes (mazziere.casino.readings), RD_WIDTH slots from here
 ST_WIDTH = _SRD + RD.RD_WIDTH
 
 _MV_NONE = -1
@@ -407,6 +408,7 @@ def _deal(
     st[_SPHASE] = _PLAY
     st[_SDRAWN] = -1
     st[_SMULT] = _START_MULT
+    st[_SLOW] = _START_MULT
     st[_SMLAST] = -1
     st[_SMCHOSEN] = -1
     st[_SMPASSED] = -1
@@ -484,6 +486,7 @@ def _play(
     mem_passed = st[_SMPASSED]
     k = st[_SK]
     run = st[_SRUN]
+    low = st[_SLOW]
     rd = st[_SRD : _SRD + RD.RD_WIDTH]
     while True:
         at = cur * _SIDE
@@ -501,7 +504,7 @@ def _play(
                 st[_SFKIND] = _MV_NONE
                 k = _emit(trace, k, _S_DECIDED, kind, card, chosen, 0)
             elif strategy == _ST_RANDOM:
-                may = n > 0 and _player_may_draw(mult)
+                may = n > 0 and _player_may_draw(mult, low, rd)
                 kind, card, chosen = _random_move(
                     hands, at, top, color, phase, drawn, may, rng, ties
                 )
@@ -523,6 +526,7 @@ def _play(
                 st[_SMPASSED] = mem_passed
                 st[_SK] = k
                 st[_SRUN] = run
+                st[_SLOW] = low
                 return 0, mult, turns, _NEEDS_DECISION, k
             else:  # the published default: the drawn card, else the card of highest weight
                 if phase == _DRAWN:
@@ -579,7 +583,7 @@ def _play(
                     _R_PILE_OUT,
                     _emit(trace, k, _S_END, won, shown, turns, _R_PILE_OUT),
                 )
-            if cur == _PLAYER and not _player_may_draw(mult):
+            if cur == _PLAYER and not _player_may_draw(mult, low, rd):
                 return (
                     0,
                     mult,
@@ -605,6 +609,7 @@ def _play(
             after = _multiplier_after_draw(mult, cur == _PLAYER, reason, 0, rd)
             if after != mult:
                 mult = after
+                low = min(low, mult)
                 k = _emit(trace, k, _S_MULT, cur, mult, 0, 0)
             turns += 1
             if cur == _BANK:
@@ -659,6 +664,7 @@ def _play(
                 after = _multiplier_after_draw(mult, other == _PLAYER, _DRAW_PENALTY, i, rd)
                 if after != mult:
                     mult = after
+                    low = min(low, mult)
                     k = _emit(trace, k, _S_MULT, other, mult, 0, 0)
         if sizes[seat] == 0:
             if seat == _PLAYER:
@@ -701,7 +707,7 @@ def _candidates(st: I64Array, hands: I64Array, cand: I64Array) -> int:
     if phase == _DRAWN:
         cand[nc, 0], cand[nc, 1], cand[nc, 2] = _MV_PASS, -1, -1
         nc += 1
-    elif st[_SN] > 0 and _player_may_draw(st[_SMULT]):
+    elif st[_SN] > 0 and _player_may_draw(st[_SMULT], st[_SLOW], st[_SRD : _SRD + RD.RD_WIDTH]):
         cand[nc, 0], cand[nc, 1], cand[nc, 2] = _MV_DRAW, -1, -1
         nc += 1
     return nc

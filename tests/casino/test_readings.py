@@ -12,7 +12,14 @@ import pytest
 from typer.testing import CliRunner
 
 from mazziere.cards.uno import FULL_DECK, WILD4_FACE, WILD_FACE, Color, parse_card, parse_cards
-from mazziere.casino import BankMemory, CasinoRules, new_round, play_default
+from mazziere.casino import (
+    BankMemory,
+    CasinoRules,
+    apply,
+    legal_actions,
+    new_round,
+    play_default,
+)
 from mazziere.casino import rulebook as R
 from mazziere.casino.position import parse_position
 from mazziere.casino.readings import (
@@ -26,11 +33,12 @@ from mazziere.casino.readings import (
 from mazziere.casino.rules import PUBLISHED_RTP
 from mazziere.casino.strategy import card_weight
 from mazziere.cli import app
-from mazziere.errors import OptionError
+from mazziere.errors import BadPosition, IllegalAction, OptionError
 from mazziere.rng import SplitMixRng
 from mazziere.sim.casino_check import check_rare, first_difference, pure_trace
 from mazziere.sim.casino_kernel import kernel_tally, kernel_trace, round_seeds
 from mazziere.sim.rtp import run_rtp
+from mazziere.uno import actions as A
 from mazziere.uno.engine import new_game_with_events
 from mazziere.uno.events import Returned
 
@@ -119,6 +127,8 @@ def test_reading_forced_draws_moves_the_multiplier_as_read() -> None:
     assert (
         step("forced_draws=both", 3, True, 0) == 2 and step("forced_draws=both", 1, False, 1) == 2
     )
+    assert step("forced_draws=player", 3, True, 1) == 2
+    assert step("forced_draws=player", 1, False, 0) == 1
 
 
 def _exact(head: str, hands: str, top: str, draw: str) -> str:
@@ -280,3 +290,18 @@ def test_certify_states_the_published_rtp_and_measures_every_reading(tmp_path: P
     )
     page = (out / "report.html").read_text()
     assert "Readings of the rules" in page and "The published RTP" in page
+
+
+def test_reading_x1_ban_for_good_forbids_every_draw_once_x1_was_reached() -> None:
+    text = "casino stake=100 mult=2 lowest=1 uno hands=G1/B1,B2,B3 discard=R7"
+    adopted = parse_position(text)
+    assert any(isinstance(a, A.Draw) for a in legal_actions(adopted))
+    strict = CasinoRules(readings=parse_reading("x1_ban=for_good"))
+    with pytest.raises(BadPosition) as e:  # the player can neither play nor draw: it is over
+        parse_position(text, strict)
+    assert e.value.code == "bad_phase"
+    r = parse_position(text.replace("discard=R7", "discard=G7"), strict)
+    assert not any(isinstance(a, A.Draw) for a in legal_actions(r))
+    with pytest.raises(IllegalAction) as e2:
+        apply(r, "draw")
+    assert e2.value.code == "draw_banned_at_x1"

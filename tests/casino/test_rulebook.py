@@ -40,8 +40,8 @@ def test_cards_taken_for_a_draw_two_or_four_move_nothing() -> None:
 
 
 def test_the_player_may_not_draw_at_x1() -> None:
-    assert not R.player_may_draw(1)
-    assert R.player_may_draw(2) and R.player_may_draw(3)
+    assert not R.player_may_draw(1, 1, ADOPTED)
+    assert R.player_may_draw(2, 1, ADOPTED) and R.player_may_draw(3, 2, ADOPTED)
 
 
 def test_wild_draw_four_is_playable_only_without_a_card_of_the_colour_in_force() -> None:
