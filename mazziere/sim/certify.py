@@ -233,6 +233,7 @@ def certify_casino(
         },
         "published": published_check(main),
         "readings": readings_table(readings),
+        "readings_verdict": readings_verdict(readings_table(readings)),
         "legal_minimum": {
             "minimum": LEGAL_MINIMUM,
             "met": rtp.low >= LEGAL_MINIMUM,
@@ -296,6 +297,18 @@ def readings_table(runs: Sequence[RtpResult]) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def readings_verdict(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Which readings' intervals hold the published RTP, and the reading nearest to it."""
+    inside = [r["reading"] for r in rows if r["published"]["inside_ci95"]]
+    near = min(rows, key=lambda r: abs(r["rtp"] - PUBLISHED_RTP))
+    return {
+        "inside": inside,
+        "closest": near["reading"],
+        "closest_rtp": near["rtp"],
+        "closest_outside_by": near["published"]["outside_by"],
+    }
 
 
 def _strategy(r: RtpResult) -> dict[str, Any]:
@@ -382,6 +395,15 @@ def render_html(result: CertifyResult, chart_b64: str) -> str:
         if pub["inside_ci95"]
         else f"lies outside the interval, by {pub['outside_by'] * 100:.4f} points"
     )
+    near = d["readings_verdict"]
+    if near["inside"]:
+        found = "Readings whose interval holds it: " + ", ".join(near["inside"]) + "."
+    else:
+        found = (
+            f"No reading's interval holds it; the nearest is {near['closest']} "
+            f"({_pct(near['closest_rtp'])}, outside by "
+            f"{near['closest_outside_by'] * 100:.4f} points)."
+        )
     rows_read = "".join(
         f"<tr><td>{e(r['reading'])}</td><td>{e(r['meaning'])}</td>"
         f"<td><i>{e(r['sentence'])}</i></td><td>{r['rounds']:,}</td><td>{_pct(r['rtp'])}</td>"
@@ -424,6 +446,7 @@ same seeds with every other sentence read as adopted (docs/rules/casino.md, "Rea
 rules"). The published figure is {_pct(pub["rtp"])}.</p>
 <table><tr><th>reading</th><th>what it reads</th><th>sentence of seed 000</th><th>rounds</th>
 <th>RTP</th><th>95% interval</th><th>{_pct(pub["rtp"])}</th></tr>{rows_read}</table>
+<p>{e(found)}</p>
 <h2>Rounds needed for a given interval</h2>
 <table><tr><th>95% interval half-width</th><th>rounds</th></tr>{rows_need}</table>
 <h2>Payout distribution</h2>

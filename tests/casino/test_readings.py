@@ -288,8 +288,13 @@ def test_certify_states_the_published_rtp_and_measures_every_reading(tmp_path: P
     assert sorted(p.name for p in journals.iterdir()) == sorted(
         f"{r.label()}.jsonl" for r in alternatives()
     )
+    verdict = data["readings_verdict"]
+    assert verdict["inside"] == [r["reading"] for r in rows if r["published"]["inside_ci95"]]
+    nearest = min(rows, key=lambda r: abs(r["rtp"] - PUBLISHED_RTP))
+    assert verdict["closest"] == nearest["reading"]
     page = (out / "report.html").read_text()
     assert "Readings of the rules" in page and "The published RTP" in page
+    assert verdict["closest"] in page
 
 
 def test_reading_x1_ban_for_good_forbids_every_draw_once_x1_was_reached() -> None:
