@@ -39,6 +39,13 @@ def serve(
     metrics_public: Annotated[
         bool, typer.Option(help="Serve /metrics to anyone (default: loopback or the token).")
     ] = False,
+    behind_tls: Annotated[
+        bool,
+        typer.Option(
+            help="Browsers reach this server only over HTTPS (e.g. through a TLS proxy): send "
+            "Strict-Transport-Security, so that they never come back over plain HTTP."
+        ),
+    ] = False,
     workers: Annotated[
         int,
         typer.Option(
@@ -79,6 +86,7 @@ def serve(
         api_docs=api_docs,
         metrics_token=metrics_token,
         metrics_public=metrics_public,
+        behind_tls=behind_tls,
     )
     settings.workers, settings.redis_url = workers, redis_url
     settings.redis_prefix, settings.lease_seconds = redis_prefix, lease_seconds

@@ -46,16 +46,38 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-opener-policy", b"same-origin"),
+    (
+        b"permissions-policy",
+        b"accelerometer=(), browsing-topics=(), camera=(), display-capture=(), "
+        b"encrypted-media=(), geolocation=(), gyroscope=(), hid=(), idle-detection=(), "
+        b"magnetometer=(), microphone=(), midi=(), payment=(), publickey-credentials-get=(), "
+        b"screen-wake-lock=(), serial=(), usb=(), xr-spatial-tracking=()",
+    ),
 ]
-"""On every HTTP response (pages, static files, API): no inline script, no framing."""
+"""On every HTTP response (pages, static files, API, errors): no inline script, no framing,
+and none of the browser's devices, sensors, payments or tracking, which a card table never
+uses (the web client's clipboard, sounds and full screen keep their defaults)."""
+
+STRICT_TRANSPORT_SECURITY = (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
+"""With ``Settings.behind_tls``: browsers come back over HTTPS only, to this host and its
+subdomains, for a year. Never sent otherwise: over plain HTTP it would be ignored, and a site
+that drops TLS would lock its visitors out."""
+
+
+def security_headers(settings: Settings) -> list[tuple[bytes, bytes]]:
+    """The headers every HTTP response of this server carries."""
+    if settings.behind_tls:
+        return [*SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY]
+    return SECURITY_HEADERS
 
 
 class SecurityHeaders:
-    """Pure ASGI middleware adding :data:`SECURITY_HEADERS` (no per-request task, unlike
+    """Pure ASGI middleware adding :func:`security_headers` (no per-request task, unlike
     ``BaseHTTPMiddleware``; WebSockets pass untouched)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, headers: list[tuple[bytes, bytes]]) -> None:
         self.app = app
+        self.headers = headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -64,7 +86,7 @@ class SecurityHeaders:
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+                message["headers"] = [*message.get("headers", []), *self.headers]
             await send(message)
 
         await self.app(scope, receive, with_headers)
@@ -83,7 +105,16 @@ STATUS = {
 
 class App(FastAPI):
     """The FastAPI application, with the live tables' WebSocket (``/ws``) served before the
-    router and middleware (:mod:`mazziere.server.routes.live` says why)."""
+    router and middleware (:mod:`mazziere.server.routes.live` says why), and the security
+    headers added outside every other middleware, so that even the 500 answer to an unexpected
+    exception carries them."""
+
+    def __init__(self, headers: list[tuple[bytes, bytes]], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.response_headers = headers
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack(), self.response_headers)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and scope["path"] == live.PATH:
@@ -134,6 +165,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
 
     docs = server.settings.api_docs
     app = App(
+        security_headers(server.settings),
         title="mazziere",
         lifespan=lifespan,
         docs_url="/docs" if docs else None,
@@ -141,7 +173,6 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         openapi_url="/openapi.json" if docs else None,
     )
     app.state.server = server
-    app.add_middleware(SecurityHeaders)
     for area in (ops, accounts, catalog, lobby, history):
         app.include_router(area.router)
 

@@ -66,6 +66,9 @@ class Settings:
     """If set, ``/metrics`` also answers remote callers that send ``Bearer <token>``."""
     metrics_public: bool = False
     """Serve ``/metrics`` to anyone (default: loopback callers, or the metrics token)."""
+    behind_tls: bool = False
+    """Browsers reach this server only over HTTPS (its own TLS or a proxy's in front): every
+    answer then carries Strict-Transport-Security (:mod:`mazziere.server.app`)."""
     argon2_time_cost: int = 3
     """Argon2 iterations for new password hashes."""
     argon2_memory_kib: int = 65536
