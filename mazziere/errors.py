@@ -90,6 +90,7 @@ class BadPosition(MazziereError, ValueError):
     (a list of the wrong length, a hand held by a seat out of the hand), ``bad_seat``,
     ``bad_phase`` (fields that contradict the phase) and ``bad_rng``; UNO CASINO rounds add
     ``bad_stake``, ``bad_multiplier`` and ``bad_memory`` (the bank's remembered turn), poker
-    games ``money_not_conserved`` and ``bad_pledge`` (each module's docstring details them)."""
+    games ``money_not_conserved``, ``bad_pledge`` and ``bad_bet`` (each module's docstring
+    details them)."""
 
     default_code = "bad_position"

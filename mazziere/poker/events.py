@@ -143,8 +143,9 @@ class Shown(Event):
 @_event
 @dataclass(frozen=True, slots=True)
 class PotWon(Event):
-    """``seat`` takes the pot; ``reason`` is ``fold`` or ``showdown``, or ``split``: half of a
-    tied pot returned when the next deal cannot start (draw-poker.md "Money and pledges")."""
+    """``seat`` takes the pot; ``reason`` is ``fold``, ``showdown``, or ``no_ante``: the other
+    side cannot pay the ante of the deal a tied pot was carried into, and the game ends
+    (draw-poker.md "Money and pledges")."""
 
     tag: ClassVar[str] = "pot_won"
     seat: int

@@ -131,9 +131,6 @@ class Machine(Purse):
     def _start_deal(self) -> None:
         """Antes (with pledges), the deal's own random source, five cards each."""
         ante = self.rules.ante
-        short = self.bankrolls[HUMAN] < ante or not self.can_pay(COMPUTER, ante)
-        if short and self.split_pot():
-            self.redeem()
         if self.bankrolls[HUMAN] < ante:
             self._end_game(COMPUTER, "seat 0 cannot pay the ante")
             return
@@ -170,17 +167,15 @@ class Machine(Purse):
         if winner is None:
             self.events.append(E.PotCarried(self.pot))
         else:
-            self.events.append(E.PotWon(winner, self.pot, reason))
-            self.bankrolls[winner] += self.pot
-            self.pot = 0
-            if winner == HUMAN:
-                self.forfeit_pledged()
-            else:
-                self.release_pledged()
+            self.award_pot(winner, reason)
             self.redeem()
         self._start_deal()
 
     def _end_game(self, winner: int, reason: str) -> None:
+        """A side cannot pay the ante: the game ends, and a pot carried from a tie goes to the
+        other side (:mod:`mazziere.poker.pledges`: never split)."""
+        if self.pot:
+            self.award_pot(winner, "no_ante")
         self.phase, self.result = Phase.OVER, GameResult(winner, reason)
         self.events.append(E.GameEnded(winner, reason))
 

@@ -14,11 +14,17 @@ rules are silent:
   included); a tie settles nothing.
 * After every decided deal, while the computer's bankroll is at least an item's value plus the
   next ante, it buys back the most recently forfeited item for that value.
-* When a deal cannot start because a side cannot pay the ante and a tied pot is still on the
-  table, the pot is split: each side put the same chips in (every deal that reaches a
-  showdown is fully called), so each takes half back, and items pledged for it are bought back
-  as after a won deal. Then the ante is tried again.
 * The human (seat 0) never pledges: unable to pay an ante, the human loses the game.
+* A tied pot always stays on the table for the next deal (seed 002: "la posta resta intatta e
+  comincia un'altra distribuzione"), whatever either side has left. When that next deal cannot
+  start because a side cannot pay the ante, the game ends and that side gives up the pot, as a
+  fold does (seed 002: who passes loses what it paid into the pot, which goes to the other;
+  standard practice: a player who cannot post the ante is out, and the chips it already put in
+  go to the player still in). The pot is never split. So the human out of chips after a tie
+  loses the game and the pot, and the computer buys back the items pledged for it, as after a
+  won deal; the computer out of chips with nothing left to pledge -- its last item pledged on
+  the tied pot -- loses the game, the pot and that item, forfeited as after a lost deal (our
+  reading: the human wins when the computer has forfeited every item and cannot pay).
 
 Every movement conserves ``bankrolls + pot + value of worn items`` (:attr:`State.money`): a
 pledge turns an item into chips, a redemption chips back into the item, a forfeit moves
@@ -77,8 +83,8 @@ class Purse:
                 self.events.append(E.Forfeited(COMPUTER, self.rules.items[i]))
 
     def release_pledged(self) -> None:
-        """The deal the items were pledged for did not go against the computer (won, or its
-        tied pot split): it buys them back, most recent first. The pledged items are always the
+        """The computer took the pot the items were pledged for: it buys them back, most recent
+        first. The pledged items are always the
         top of the stack (pledged after every forfeit), and the chips always cover them."""
         value = self.rules.item_value
         while self.pledge_stack and self.items[self.pledge_stack[-1]] is ItemStatus.PLEDGED:
@@ -102,15 +108,13 @@ class Purse:
         self.bankrolls[COMPUTER] -= value
         self.events.append(E.Redeemed(COMPUTER, self.rules.items[i], value))
 
-    def split_pot(self) -> bool:
-        """Return a tied pot to both sides, half each (see the module docstring); whether there
-        was one."""
-        if self.pot == 0:
-            return False
-        half = self.pot // 2
-        for seat, share in ((0, half), (1, self.pot - half)):
-            self.bankrolls[seat] += share
-            self.events.append(E.PotWon(seat, share, "split"))
+    def award_pot(self, winner: int, reason: str) -> None:
+        """``winner`` takes the whole pot; the items pledged for it are forfeited when that is
+        the human, bought back when it is the computer (see the module docstring)."""
+        self.events.append(E.PotWon(winner, self.pot, reason))
+        self.bankrolls[winner] += self.pot
         self.pot = 0
-        self.release_pledged()
-        return True
+        if winner == COMPUTER:
+            self.release_pledged()
+        else:
+            self.forfeit_pledged()

@@ -79,8 +79,15 @@ Validation raises :class:`~mazziere.errors.BadPosition` with a code:
   ``drawn`` outside -1..``max_replace``, more raises than ``max_raises`` or than actions;
 * ``bad_seat``: a seat other than 0 or 1, or the seat to act not the seat due;
 * ``bad_phase``: a result exactly in phase over, deal 0 only there; ``drawn`` against the
-  phase (nobody has drawn in bet1, the second seat not before the first, both in bet2);
-* ``bad_pledge``: ``pledges`` not exactly the pledged and forfeited items, each once;
+  phase (nobody has drawn in bet1, the second seat not before the first, both in bet2); a pot
+  in phase over;
+* ``bad_pledge``: ``pledges`` not exactly the pledged and forfeited items, each once; pledged
+  items below a forfeited one in ``pledges``, or in a finished game, or worth more than the
+  computer's bankroll and the pot together (the chips it got for them are in one or the
+  other until the pot is settled);
+* ``bad_bet``: in a betting round, the seat to act has put more in than the other, or owes
+  more than it can pay (its bankroll, plus the computer's worn items); in the draw, the two
+  seats' chips of round one differ;
 * ``bad_rng``: a random source or commitment that cannot be read.
 """
 
@@ -92,7 +99,7 @@ from collections.abc import Callable
 from mazziere.errors import BadPosition
 from mazziere.poker.cards import Card, deck, parse_card
 from mazziere.poker.options import Rules
-from mazziere.poker.state import GameResult, ItemStatus, Move, Phase, State
+from mazziere.poker.state import COMPUTER, GameResult, ItemStatus, Move, Phase, State
 from mazziere.position_text import (
     escape_word,
     format_rng,
@@ -362,6 +369,7 @@ def _validate(s: State, gone: list[Card]) -> None:
         raise BadPosition(
             "pledges lists each pledged or forfeited item once, and only those", "bad_pledge"
         )
+    _validate_pledged(s)
     # cards
     h0, h1 = s.hands
     if s.deal_no == 0:
@@ -402,8 +410,70 @@ def _validate(s: State, gone: list[Card]) -> None:
             f"{sum(s.committed)} chips committed this round but {s.pot} in the pot",
             "money_not_conserved",
         )
+    if s.phase is Phase.OVER and s.pot:
+        raise BadPosition(
+            f"a finished game has no pot, not {s.pot}: its last deal paid it out, or the side "
+            "that could not pay the ante gave it up",
+            "bad_phase",
+        )
+    _validate_bets(s)
     # the seat to act
     if s.phase is not Phase.OVER:
         due = _due(s.phase, s.first, s.acts, s.drawn)
         if s.current != due:
             raise BadPosition(f"seat {due} is to act, not seat {s.current}", "bad_seat")
+
+
+def _validate_pledged(s: State) -> None:
+    """The pledged items against the stack, the phase and the computer's money (``bad_pledge``):
+    an item is pledged for the pot being played, its value paid into that pot or kept."""
+    pledged = tuple(i for i in s.pledge_stack if s.items[i] is ItemStatus.PLEDGED)
+    if not pledged:
+        return
+    if s.pledge_stack[-len(pledged) :] != pledged:
+        raise BadPosition(
+            "the pledged items are the last entries of pledges, above every forfeited one "
+            "(a deal settles its pledges before the next can pledge)",
+            "bad_pledge",
+        )
+    if s.phase is Phase.OVER:
+        raise BadPosition(
+            "a finished game has no item pledged: its last pot settled them", "bad_pledge"
+        )
+    value = len(pledged) * s.rules.item_value
+    chips = s.bankrolls[COMPUTER]
+    if chips + s.pot < value:
+        raise BadPosition(
+            f"{len(pledged)} items pledged for {value} chips, but the computer holds {chips} "
+            f"and the pot {s.pot}: the chips an item was pledged for are still one or the other "
+            "until the pot is settled",
+            "bad_pledge",
+        )
+
+
+def _validate_bets(s: State) -> None:
+    """The chips committed this round against the seat to act (``bad_bet``): it answers the
+    other's bet, and can pay what it owes (no bet exceeds what the other side can cover)."""
+    if s.phase is Phase.DRAW and s.committed[0] != s.committed[1]:
+        raise BadPosition(
+            f"committed {s.committed[0]},{s.committed[1]} in the draw: round one closed with "
+            "a call, both put the same in it",
+            "bad_bet",
+        )
+    if s.phase not in (Phase.BET1, Phase.BET2):
+        return
+    seat = s.current
+    owed = s.committed[1 - seat] - s.committed[seat]
+    if owed < 0:
+        raise BadPosition(
+            f"seat {seat} is to act but put more in this round than seat {1 - seat}: "
+            "the seat to act answers the other's bet",
+            "bad_bet",
+        )
+    cover = s.bankrolls[seat] + (s.worn_value if seat == COMPUTER else 0)
+    if owed > cover:
+        raise BadPosition(
+            f"seat {seat} owes {owed} chips but can pay {cover}: no bet exceeds what the other "
+            "side can cover",
+            "bad_bet",
+        )

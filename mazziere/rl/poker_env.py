@@ -176,8 +176,6 @@ class DrawPokerEnv(MaskedAECEnv):
                 stake[e.seat] += e.call + e.amount
             elif isinstance(e, E.Replaced | E.Saw):
                 stake[e.seat] += e.paid
-            elif isinstance(e, E.PotWon) and e.reason == "split":
-                stake[e.seat] -= e.amount
             elif isinstance(e, E.PotWon):
                 won = [0.0, 0.0]
                 w = e.seat

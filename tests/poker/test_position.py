@@ -253,6 +253,40 @@ def test_malformed_positions_raise_typed_errors(text: str, rules: Rules, code: s
     assert e.value.code == code, e.value
 
 
+def test_an_item_pledged_for_chips_neither_kept_nor_in_the_pot_is_refused() -> None:
+    """The boots pledged for 100 chips, but the computer holds none and the pot only 10: no
+    game reaches that, and playing it would buy the boots back with chips that do not exist."""
+    with pytest.raises(BadPosition) as e:
+        parse_position(
+            "poker hands=Ah,Kd,Qc,Js,9d/As,Kh,Qd,Jc,9h bankrolls=1590,0 items=fffffp "
+            "pledges=0,1,2,3,4,5",
+            CLASSIC,
+        )
+    assert e.value.code == "bad_pledge"
+
+
+@pytest.mark.parametrize(
+    "fields,code",
+    [
+        ("bankrolls=1100,90 items=pfwwww pledges=0,1", "bad_pledge"),
+        (
+            "bankrolls=1590,0 pot=10 items=ffffff pledges=0,1,2,3,4,5 phase=over result=0:x",
+            "bad_phase",
+        ),
+        ("bankrolls=1000,100 pot=0 items=pwwwww pledges=0 phase=over result=1:x", "bad_pledge"),
+        ("acts=1 turn=1 committed=0,5", "bad_bet"),
+        ("bankrolls=0,980 pot=20 first=1 acts=1 committed=0,10", "bad_bet"),
+        ("phase=draw acts=2 committed=5,0", "bad_bet"),
+    ],
+)
+def test_pledges_and_bets_no_game_reaches_are_refused(fields: str, code: str) -> None:
+    """Pledged items above the forfeited ones and paid for, a finished game settled, and the
+    seat to act answering a bet it can pay."""
+    with pytest.raises(BadPosition) as e:
+        parse_position(f"poker {HANDS} {fields}", CLASSIC)
+    assert e.value.code == code, e.value
+
+
 def test_rules_are_poker_rules() -> None:
     with pytest.raises(BadPosition):
         parse_position(f"poker {HANDS}", {"deck": 52})  # type: ignore[arg-type]

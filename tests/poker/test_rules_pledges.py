@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mazziere.errors import GameOver
-from mazziere.poker import Rules, apply
+from mazziere.poker import Rules, apply, find_preset, parse_position
 from mazziere.poker.events import Forfeited, GameEnded, Pledged, PotCarried, PotWon, Redeemed
 from mazziere.poker.state import ItemStatus
 
@@ -92,6 +92,8 @@ def test_game_over_when_the_computer_has_nothing_left_to_pledge() -> None:
 
 
 TIE = ("Ah Kd 9h 5s 3c", "As Kc 9d 5h 3s")  # equal hands
+CLASSIC = find_preset("classic")
+TIE_AT_ZERO = "hands=Ah,Kd,Qc,Js,9d/As,Kh,Qd,Jc,9h"  # equal hands
 
 
 def test_lost_deal_forfeits_only_the_items_pledged_for_it() -> None:
@@ -126,35 +128,68 @@ def test_tie_settles_no_pledge() -> None:
     assert s.items[0] is P and s.pledge_stack == (0,)
 
 
-def test_tied_pot_and_last_item_resolved_when_the_next_ante_cannot_be_paid() -> None:
+def test_tie_pot_carries_over_even_when_the_human_has_no_chips() -> None:
+    s = parse_position(f"poker {TIE_AT_ZERO} pot=200 bankrolls=0,800", CLASSIC)
+    total = s.money
+    s, ev = run(s, (0, "wait"), (1, "replace"), (0, "draw"), (1, "draw"), (0, "see"))
+    assert [e.amount for e in of_type(ev, PotCarried)] == [200]
+    assert all(e.reason != "split" for e in of_type(ev, PotWon))
+    assert s.money == total
+
+
+def test_human_who_cannot_pay_the_ante_after_a_tie_loses_and_the_computer_takes_the_pot() -> None:
+    s = parse_position(f"poker {TIE_AT_ZERO} pot=200 bankrolls=0,800", CLASSIC)
+    total = s.money
+    s, ev = run(s, (0, "wait"), (1, "replace"), (0, "draw"), (1, "draw"), (0, "see"))
+    assert [(e.seat, e.amount, e.reason) for e in of_type(ev, PotWon)] == [(1, 200, "no_ante")]
+    end = of_type(ev, GameEnded)
+    assert [(e.winner, e.reason) for e in end] == [(1, "seat 0 cannot pay the ante")]
+    assert s.is_over and s.pot == 0 and s.bankrolls == (0, 1000) and s.money == total
+
+
+def test_human_who_cannot_pay_the_ante_after_a_tie_loses_and_pledged_items_come_back() -> None:
     s = rigged(
         RULES,
         *TIE,
         first=0,
-        bankrolls=(495, 95),
-        items=(F, F, F, F, F, P),
-        pledge_stack=(0, 1, 2, 3, 4, 5),
+        bankrolls=(100, 0),
+        items=(F, F, F, F, F, W),
+        pledge_stack=(0, 1, 2, 3, 4),
     )
     total = s.money
     s, ev = run(
-        s, (0, "open 50"), (1, "replace"), (0, "draw"), (1, "draw"), (0, "open 45"), (1, "see")
+        s, (0, "open 50"), (1, "replace"), (0, "draw"), (1, "draw"), (0, "open 50"), (1, "see")
     )
-    # the computer has no chip and nothing to pledge: the tied pot of 200 is split, the
-    # last item bought back with its half, then pledged again for the ante: the game goes on
-    assert [(e.seat, e.amount, e.reason) for e in of_type(ev, PotWon)] == [
-        (0, 100, "split"),
-        (1, 100, "split"),
-    ]
-    assert [e.item for e in of_type(ev, Redeemed)] == ["boots"]
+    # the computer pledged its boots to call; the tie carries the pot of 210; the human, left
+    # with nothing, cannot ante: the computer takes the pot and buys its boots back
     assert [e.item for e in of_type(ev, Pledged)] == ["boots"]
-    assert not s.is_over and s.pot == 10 and s.bankrolls == (495 - 95 + 100 - 5, 95)
-    assert s.items[5] is P and s.money == total
+    assert [e.amount for e in of_type(ev, PotCarried)] == [210]
+    assert [(e.seat, e.amount, e.reason) for e in of_type(ev, PotWon)] == [(1, 210, "no_ante")]
+    assert [e.item for e in of_type(ev, Redeemed)] == ["boots"] and not of_type(ev, Forfeited)
+    assert of_type(ev, GameEnded)[0].winner == 1 and s.is_over
+    assert s.items[5] is W and s.pot == 0 and s.bankrolls == (0, 210 - 100)
+    assert s.money == total
 
 
-def test_tied_pot_split_when_the_human_cannot_pay_the_next_ante() -> None:
-    s = rigged(RULES, *TIE, first=0, bankrolls=(95, 495))
-    s, ev = run(
-        s, (0, "open 50"), (1, "replace"), (0, "draw"), (1, "draw"), (0, "open 45"), (1, "see")
+def test_computer_out_of_chips_with_its_last_item_pledged_on_a_tied_pot_loses_it() -> None:
+    s = rigged(
+        RULES,
+        *TIE,
+        first=0,
+        bankrolls=(495, 0),
+        items=(F, F, F, F, F, W),
+        pledge_stack=(0, 1, 2, 3, 4),
     )
-    assert [e.amount for e in of_type(ev, PotWon)] == [100, 100]
-    assert not s.is_over and s.bankrolls == (95, 495 - 95 + 100 - 5)
+    total = s.money
+    s, ev = run(
+        s, (0, "open 50"), (1, "replace"), (0, "draw"), (1, "draw"), (0, "open 50"), (1, "see")
+    )
+    # the boots, pledged for the call, stay at stake with the carried pot; the computer has no
+    # chip and nothing left to pledge for the next ante: it gives up the pot and the boots
+    assert [e.item for e in of_type(ev, Pledged)] == ["boots"]
+    assert [e.amount for e in of_type(ev, PotCarried)] == [210]
+    assert [(e.seat, e.amount, e.reason) for e in of_type(ev, PotWon)] == [(0, 210, "no_ante")]
+    assert [e.item for e in of_type(ev, Forfeited)] == ["boots"] and not of_type(ev, Redeemed)
+    end = of_type(ev, GameEnded)[0]
+    assert end.winner == 0 and s.is_over and s.items == (F,) * 6
+    assert s.pot == 0 and s.bankrolls == (495 - 100 + 210, 0) and s.money == total
