@@ -136,3 +136,16 @@ def test_every_cited_test_links_to_the_file_that_defines_it() -> None:
         if resolve(page, target)[0] not in known.get(name, set())
     ]
     assert not wrong, "tests linked to the wrong file:\n" + "\n".join(wrong)
+
+
+def test_readme_is_a_front_door_of_at_most_150_lines() -> None:
+    """The README says what the project is, how to start it, what the command does and where the
+    rest is: the design in docs/architecture.md, the figures in docs/performance.md."""
+    readme = ROOT / "README.md"
+    lines = readme.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 150, f"README.md has {len(lines)} lines"
+    linked = {resolve(readme, target)[0] for target in links(readme)}
+    pages = ("architecture", "performance", "security", "rl", "bots", "protocol", "positions")
+    for name in (*pages, "scaling", *(f"rules/{page[:-3]}" for page in RULE_PAGES)):
+        page = ROOT / "docs" / f"{name}.md"
+        assert page in linked, f"README.md does not link {page.relative_to(ROOT)}"
