@@ -1,4 +1,5 @@
-"""``mazziere rtp``: measure the UNO CASINO return to player (uno-casino.md "Return to player").
+"""``mazziere rtp``: measure the UNO CASINO return to player (docs/rules/casino.md "Return to
+player").
 
 Plays N independent rounds with the bank's and the player's published strategies (stake 1
 unit each; round ``i`` on ``round_seed(seed, i)``), on every core by default, and prints the
@@ -125,7 +126,7 @@ def rtp(
             "--reading",
             "-r",
             metavar="NAME=VALUE",
-            help="Read a sentence of seed 000 another way (repeatable): "
+            help="Read a sentence of the casino's rules another way (repeatable): "
             + "; ".join(f"{k}={'|'.join(choices(k))}" for k in reading_names())
             + " (docs/rules/casino.md 'Readings of the rules').",
         ),
@@ -221,7 +222,7 @@ def rtp_table(r: RtpResult) -> Group:
         "random": "random legal choices",
         "search": f"the search ({r.worlds} worlds a decision)",
     }[r.strategy]
-    read = "" if r.readings.label() == "adopted" else f", seed 000 read {r.readings.label()}"
+    read = "" if r.readings.label() == "adopted" else f", the rules read {r.readings.label()}"
     t = Table(
         title=f"UNO CASINO RTP: {r.rounds:,} rounds, seed {r.seed}, stake 1 unit, "
         f"the player on {who}{read}"
@@ -284,7 +285,7 @@ def certify(
         typer.Option(
             "--readings-rounds",
             metavar="M",
-            help="Rounds of each other reading of seed 000's open sentences, for the "
+            help="Rounds of each other reading of the casino rules' open sentences, for the "
             "readings table (0: no table).",
         ),
     ] = "0",

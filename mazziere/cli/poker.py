@@ -55,7 +55,7 @@ def play_poker(
         bool | None,
         typer.Option(
             "--flush-beats-full-house/--full-house-beats-flush",
-            help="Rank the flush above the full house (default: no, as the seed).",
+            help="Rank the flush above the full house (default: no, as the classic rules).",
         ),
     ] = None,
 ) -> None:

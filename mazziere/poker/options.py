@@ -31,14 +31,14 @@ class Rules:
     """One complete choice of five-card draw rules (draw-poker.md; seed 002)."""
 
     # --- decks and hands -----------------------------------------------------------------
-    deck: int = option(52, "52 cards (2..A) or 32 cards (7..A), no jokers (seed 002).")
+    deck: int = option(52, "52 cards (2..A) or 32 cards (7..A), no jokers.")
     ace_low_straight: bool = option(
         True,
         "The ace also plays low: A-2-3-4-5 (52) or A-7-8-9-10 (32), the lowest straight.",
     )
     flush_beats_full_house: bool = option(
         False,
-        "Seed 002 ranks the full house above the flush; many 32-card rule books swap them.",
+        "The classic rules rank the full house above the flush; many 32-card rule books swap them.",
     )
 
     # --- money -----------------------------------------------------------------------------

@@ -25,10 +25,12 @@ PRESETS: Mapping[str, Rules] = MappingProxyType(
 DOCS: Mapping[str, str] = MappingProxyType(
     {
         "classic": (
-            "Seed 002 with a 52-card deck: ante 5, bankroll 500, six items of 100, full house > "
-            "flush."
+            "The classic rules with a 52-card deck: ante 5, bankroll 500, six items of 100, full "
+            "house > flush."
         ),
-        "classic32": "Seed 002 with the 32-card deck (7..A), A-7-8-9-10 the lowest straight.",
+        "classic32": (
+            "The classic rules with the 32-card deck (7..A), A-7-8-9-10 the lowest straight."
+        ),
         "short32": (
             "The 32-card deck as many rule books play it: the rarer flush beats the full house."
         ),

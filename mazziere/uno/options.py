@@ -41,45 +41,48 @@ MAX_SEATS = 10
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """One complete choice of UNO rules. Field comments name the seed each option comes from."""
+    """One complete choice of UNO rules. Each option's doc names the rule sets it comes from
+    (classic, online, house rules, the casino: uno.md "Presets")."""
 
     # --- table -----------------------------------------------------------------------------
-    min_players: int = option(2, "Fewest seats allowed (uno.md: 2-10; online 2-4).")
+    min_players: int = option(2, "Fewest seats allowed (2-10; online rules: 2-4).")
     max_players: int = option(10, "Most seats allowed.")
     hand_size: int = option(
         7,
-        "Cards dealt to each player (all seeds: 7; casino deals 5/4, see uno-casino.md).",
+        "Cards dealt to each player (7 in every rule set; the casino deals 5 and 4).",
         ge=1,
         le=20,
     )
     hand_sizes: tuple[int, ...] = option(
         (),
-        "Cards dealt per seat, overriding ``hand_size`` (000: 4 to the player, 5 to the bank).",
+        "Cards dealt per seat, overriding ``hand_size`` (casino: 4 to the player, 5 to the bank).",
         ge=1,
         le=20,
     )
     dealer_selection: DealerSelection = option(
         "highest",
-        "003 highest number deals (action cards redrawn), 001 lowest, 004 random.",
+        "Classic: the highest number deals (action cards redrawn); house rules: the lowest; "
+        "online: at random.",
     )
     first_dealer: int | None = option(
         None,
-        "The seat that deals the first hand, skipping ``dealer_selection`` (000: the bank).",
+        "The seat that deals the first hand, skipping ``dealer_selection`` (casino: the bank).",
     )
     first_card: FirstCard = option(
         "apply",
-        "How the first turned card acts: ``apply`` its effect, or ``redraw_non_number`` (000).",
+        "How the first turned card acts: ``apply`` its effect, or ``redraw_non_number`` (casino).",
     )
     returned_first_card: ReturnedFirstCard = option(
         "random_depth",
         "Where ``redraw_non_number`` puts a turned card back: at a random depth of the draw "
-        "pile (000 'rimessa nel mazzo'), or at the ``bottom``.",
+        "pile (casino: 'rimessa nel mazzo'), or at the ``bottom``.",
     )
 
     # --- a turn ----------------------------------------------------------------------------
     voluntary_draw: bool = option(
         True,
-        "A player may draw instead of playing even holding a playable card (001, 003, 004).",
+        "A player may draw instead of playing even holding a playable card (house rules, "
+        "classic, online).",
     )
     drawn_card: DrawnCard = option(
         "may_play",
@@ -87,44 +90,45 @@ class Rules:
     )
     two_player_reverse: TwoPlayerReverse = option(
         "skip",
-        "With two players Reverse acts as Skip, as a plain reverse, or is removed (001 var. 6).",
+        "With two players Reverse acts as Skip, as a plain reverse, or is removed (house rules).",
     )
     draw2_skips: bool = option(
         True,
-        "The +2's victim also loses the turn (001 var. 5 makes it an option).",
+        "The +2's victim also loses the turn (house rules make it an option).",
     )
     reverse_skip_same: bool = option(
         False,
-        "Skip and Reverse count as one symbol for matching (001 var. 6).",
+        "Skip and Reverse count as one symbol for matching (house rules).",
     )
 
     reshuffle: bool = option(
         True,
-        "An empty draw pile is rebuilt from the discards but the top card (uno.md 7); 000 does "
-        "not: with the pile out, the side that cannot play ends the round.",
+        "An empty draw pile is rebuilt from the discards but the top card; the casino does not: "
+        "with the pile out, the side that cannot play ends the round.",
     )
 
     # --- Wild Draw Four and the challenge --------------------------------------------------
     wild4_rule: Wild4Rule = option(
         "color",
-        "+4 legal only with no other card of the current colour (000/004/Mattel); 003: no other "
-        "playable card; ``none``: always legal.",
+        "+4 legal only with no other card of the current colour (casino, online, Mattel); "
+        "classic: no other playable card; ``none``: always legal.",
     )
     wild4_bluff: bool = option(
         True,
-        "An illegal +4 may be played (and challenged) rather than refused (001/003).",
+        "An illegal +4 may be played (and challenged) rather than refused (house, classic).",
     )
     challenge: bool = option(
         True,
-        "The +4 may be challenged; the server checks the hand without showing it (003/004).",
+        "The +4 may be challenged; the server checks the hand without showing it (classic, "
+        "online).",
     )
     challenge_by: ChallengeBy = option(
         "victim",
-        "Who may challenge: the victim only (001, Mattel), or any other player.",
+        "Who may challenge: the victim only (house rules, Mattel), or any other player.",
     )
     challenge_guilty_draw: int = option(
         4,
-        "Cards the challenged player draws when guilty (003/004: 4).",
+        "Cards the challenged player draws when guilty (classic, online: 4).",
         ge=0,
         le=10,
     )
@@ -138,11 +142,12 @@ class Rules:
     # --- UNO call ----------------------------------------------------------------------------
     uno_call: UnoCall = option(
         "catch",
-        "``auto`` (004: penalty unless called), ``catch`` (001/003: only if caught), ``off``.",
+        "``auto`` (online: penalty unless called), ``catch`` (house, classic: only if caught), "
+        "``off``.",
     )
     uno_penalty: int = option(2, "Cards drawn for a missed UNO call.", ge=0, le=10)
 
-    # --- house rules (001) and Mattel's house rules ------------------------------------------
+    # --- house rules and Mattel's house rules -----------------------------------------------
     stacking: Stacking = option(
         "none",
         "+2 on +2 (``draw2``); also +4 on +2 (``draw2_draw4``); also +4 on +4 (``all``).",
@@ -153,15 +158,16 @@ class Rules:
     )
     multi_play: bool = option(
         False,
-        "Several number cards of one number in one turn; the first must match (001).",
+        "Several number cards of one number in one turn; the first must match (house rules).",
     )
     burn: bool = option(
         False,
-        '"Bruciata": two identical number cards matching the discard, next player skipped (001).',
+        '"Bruciata": two identical number cards matching the discard, next player skipped '
+        "(house rules).",
     )
     zero_gives_four: bool = option(
         False,
-        "Playing a 0 lets the player make one chosen player draw 4 (001 var. 7).",
+        "Playing a 0 lets the player make one chosen player draw 4 (house rules).",
     )
     zero_groups: tuple[tuple[int, ...], ...] = option(
         (),
@@ -179,7 +185,7 @@ class Rules:
     )
     go_out_on_action: bool = option(
         True,
-        "False forbids ending the hand on an action or wild card (001's title says true).",
+        "False forbids ending the hand on an action or wild card (house rules allow it).",
     )
 
     # --- scoring and matches ---------------------------------------------------------------
@@ -191,7 +197,7 @@ class Rules:
         "target_points",
         "``single_hand``, ``target_points`` (first to ``target``) or ``fixed_hands``.",
     )
-    target: int = option(500, "Points that end a ``target_points`` match (003: 500).", ge=1)
+    target: int = option(500, "Points that end a ``target_points`` match (classic: 500).", ge=1)
     target_must_lead: bool = option(
         False,
         "Online: the winner must also have strictly more points than every other side.",
@@ -207,14 +213,14 @@ class Rules:
     )
     victory_points: bool = option(
         False,
-        "Four-player tables: 12/6/2/0 by final rank (teams: 10/6/4/0) (004); tables of other "
+        "Four-player tables: 12/6/2/0 by final rank (teams: 10/6/4/0) (online); tables of other "
         "sizes play without them.",
     )
 
-    # --- online operator (004) -------------------------------------------------------------
+    # --- online operator -------------------------------------------------------------------
     turn_time_limit: float | None = option(
         None,
-        "Seconds per decision; the server sends ``timeout`` when it expires (004).",
+        "Seconds per decision; the server sends ``timeout`` when it expires (online).",
         gt=0,
     )
     autoplay: bool = option(
@@ -223,11 +229,11 @@ class Rules:
     )
     abandonment: bool = option(
         False,
-        "Two-player tables: leaving or timing out ends the match, leaver -1, opponent +1 (004).",
+        "Two-player tables: leaving or timing out ends the match, leaver -1, opponent +1 (online).",
     )
     hand_time_limit: float | None = option(
         None,
-        "Seconds per hand, after which the server ends the hand with no winner (004 ties).",
+        "Seconds per hand, after which the server ends the hand with no winner (online ties).",
         gt=0,
     )
 
@@ -255,7 +261,7 @@ class Rules:
     def _check_combinations(self) -> None:
         bad: list[str] = []
         if self.elimination and self.scoring != "penalty":
-            bad.append("elimination needs scoring='penalty' (001 var. 1)")
+            bad.append("elimination needs scoring='penalty'")
         if self.elimination and self.match != "target_points":
             bad.append("elimination needs match='target_points'")
         if self.elimination and self.teams:
@@ -310,7 +316,7 @@ class Rules:
             )
         if self.teams and players != 4:
             raise OptionError(
-                f"teams are 2 vs 2 (004 'coppia'): exactly 4 players, not {players}",
+                f"teams are 2 vs 2 (partners opposite): exactly 4 players, not {players}",
                 "bad_player_count",
             )
         sizes = self.hand_sizes or (self.hand_size,) * players

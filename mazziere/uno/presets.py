@@ -85,7 +85,7 @@ PRESETS: Mapping[str, Rules] = MappingProxyType(
 DOCS: Mapping[str, str] = MappingProxyType(
     {
         "classic": (
-            "Seed 003: 2-10 players, highest card deals, drawn card must be played, +4 only "
+            "Classic rules: 2-10 players, highest card deals, drawn card must be played, +4 only "
             "with no other playable card, bluff and challenge, UNO caught by others, winner "
             "scores, to 500."
         ),
@@ -94,18 +94,18 @@ DOCS: Mapping[str, str] = MappingProxyType(
             "card."
         ),
         "online": (
-            "Seed 004: 2-4 players, random dealer, server-checked challenge, automatic UNO "
+            "Online rules: 2-4 players, random dealer, server-checked challenge, automatic UNO "
             "penalty, fixed hands (or ``match='target_points'``), turn timer with auto-play, "
             "abandonment rule. Victory points apply to four-player tables: "
             "``with_options(victory_points=True)``."
         ),
         "house": (
-            "Seed 001: lowest card deals, several cards of one number at once, +2 stacking, "
+            "House rules: lowest card deals, several cards of one number at once, +2 stacking, "
             "catch a missed UNO, only the victim challenges, penalty scoring to 500; its other "
             "variations (elimination, bruciata, zero gives four...) are options on top."
         ),
         "casino": (
-            'Seed 000\'s table rules as far as plain UNO goes: seat 0 is the player ("punta", 4 '
+            'The casino\'s table rules as far as plain UNO goes: seat 0 is the player ("punta", 4 '
             'cards, moves first), seat 1 the bank ("banco", 5 cards, deals); a number card '
             "starts the discard pile; no bluff, no challenge, no UNO call, no stacking, no "
             "reshuffle, one hand. The casino round itself (stake, multiplier, the bank's "

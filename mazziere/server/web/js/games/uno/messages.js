@@ -216,10 +216,10 @@ export const en = {
       'Presets',
       [
         [
-          'Classic (seed 003): highest card deals, a drawn card must be played, +4 only with no other playable card, challenge, catch a missed UNO, first to 500 points.',
+          'Classic: highest card deals, a drawn card must be played, +4 only with no other playable card, challenge, catch a missed UNO, first to 500 points.',
           'Mattel: as classic, +4 allowed with no card of the current colour, drawn card optional.',
-          'Online (seed 004): 2–4 players, turn timer with auto-play, automatic UNO penalty, fixed hands; leaving a two-player table loses the match.',
-          'House rules (seed 001): several cards of one number at once, +2 on +2, penalty scoring, and more options.',
+          'Online: 2–4 players, turn timer with auto-play, automatic UNO penalty, fixed hands; leaving a two-player table loses the match.',
+          'House rules: several cards of one number at once, +2 on +2, penalty scoring, and more options.',
         ],
       ],
     ],
@@ -461,10 +461,10 @@ export const it = {
       'Regolamenti',
       [
         [
-          'Classico (seed 003): distribuisce la carta più alta, la carta pescata va giocata, +4 solo senza altre carte giocabili, contestazione, UNO colto, vince chi arriva a 500 punti.',
+          'Classico: distribuisce la carta più alta, la carta pescata va giocata, +4 solo senza altre carte giocabili, contestazione, UNO colto, vince chi arriva a 500 punti.',
           'Mattel: come il classico, +4 ammesso senza carte del colore in tavola, carta pescata libera.',
-          'Online (seed 004): 2–4 giocatori, timer con gioco automatico, penalità UNO automatica, smazzate fisse; chi abbandona un tavolo a due perde la partita.',
-          'Regole della casa (seed 001): più carte dello stesso numero insieme, +2 su +2, punteggio negativo e altre opzioni.',
+          'Online: 2–4 giocatori, timer con gioco automatico, penalità UNO automatica, smazzate fisse; chi abbandona un tavolo a due perde la partita.',
+          'Regole della casa: più carte dello stesso numero insieme, +2 su +2, punteggio negativo e altre opzioni.',
         ],
       ],
     ],
