@@ -1,6 +1,6 @@
 """UNO CASINO rounds per second: the readable engine (``mazziere.casino.simulate_round``, one
 core) and the compiled kernel (``mazziere.sim.casino_kernel`` through the RTP driver, every
-core), side by side in one run (project issue 3, item 4).
+core), side by side in one run.
 
 A round: one full UNO CASINO round with the bank's and the player's published strategies, the
 round ``i`` of a run dealt from ``round_seed(seed, i)``. Repeats interleave the engines; the

@@ -1,5 +1,5 @@
 """One client cannot slow the others: a well-behaved client's ping round trip while another
-client floods the server with messages (issue 9 item 8).
+client floods the server with messages.
 
 Starts ``mazziere serve`` (SQLite in a temporary folder) in its own process, signs up two
 accounts, then for ``--seconds``:
@@ -11,7 +11,7 @@ The same is measured first without the flood (the baseline). Prints p50/p99/max 
 client's round trip for both, and what happened to the flooder.
 
     python benchmarks/bench_flood.py                 # 20,000 messages/s for 10 s
-    python benchmarks/bench_flood.py --legacy-url    # a server that takes ?token= (before #9)
+    python benchmarks/bench_flood.py --legacy-url    # a server that takes ?token= in the URL
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""How long the poker computer players take to decide, per level and deck (issue 14: ``hard``
-decides by a lookup and a draw from stored probabilities, asked to stay within 20 ms).
+"""How long the poker computer players take to decide, per level and deck (``hard`` decides by
+a lookup and a draw from stored probabilities, and is asked to stay within 20 ms).
 
 Each level plays seat 1 of ``--games`` games against random legal actions (at most 30 deals a
 game); only the level's own decisions are timed. The first decision of each level (which reads

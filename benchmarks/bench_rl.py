@@ -1,6 +1,6 @@
 """UNO environments stepped with random masked actions: ours (``mazziere.rl.uno_env``, the
 PettingZoo AEC environment researchers use) against RLCard's (``rlcard.make("uno")``), side by
-side in one run (issue 15 item 2).
+side in one run.
 
 Rules are matched as :mod:`bench_uno` matches them (:data:`bench_uno.MATCHED`: two players,
 one hand, no voluntary draw, a drawn card played when playable, no UNO call or challenge);

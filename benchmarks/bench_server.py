@@ -1,5 +1,5 @@
 """Game-server load test, read like an operator's sizing sheet: N clients over real WebSockets
-play UNO, casino and poker tables for a fixed time (project issues 5 and 12).
+play UNO, casino and poker tables for a fixed time.
 
 Clients sign up (the spawned server uses a cheap Argon2 setting, time cost 1 and 1 MiB: signing
 up 2,000 accounts would otherwise take minutes; logins are not what is measured), create or

@@ -1,4 +1,4 @@
-"""Bytes of the ``table`` messages a table sends while a game is played (issue 12, item 2).
+"""Bytes of the ``table`` messages a table sends while a game is played.
 
 Runs a real server (the tests' live helpers, SQLite in a temporary directory) and plays UNO
 games to the end at 4-seat tables: every human plays its first legal action when it is its

@@ -1,4 +1,5 @@
-"""The contract every game implements, and the registry of games by name (design.md).
+"""The contract every game implements, and the registry of games by name
+(docs/architecture.md).
 
 A game is driven through one interface: a new game from (its table configuration, the seats and
 their bots, a seed), who must decide now, the legal actions of a seat, apply, the view of a
@@ -65,7 +66,7 @@ DECISION_SECONDS_MAX = 3600.0
 """The longest time per decision a table may set (more than zero, at most this), in seconds."""
 BOT_DELAY = 0.7
 """Seconds a computer player thinks before each of its moves at a table that names none
-(issue 13: every client and spectator sees one paced timeline); 0 plays at once, as
+(every client and spectator sees one paced timeline); 0 plays at once, as
 simulations, benchmarks and tests that need speed ask."""
 BOT_DELAY_MAX = 5.0
 """The longest thinking time a table may set for its computer players, in seconds."""
@@ -191,7 +192,7 @@ class GameSession(ABC):
     def __copy__(self) -> Self:
         """A shallow copy, as :func:`copy.copy` makes by default (the server copies the game
         before every change and keeps the copy only once the change committed), without the
-        pickle protocol's detour: that detour was 4.5% of the server's CPU under load."""
+        pickle protocol's detour, which is slow for a copy made at every change."""
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         return new
@@ -205,7 +206,7 @@ class GameSession(ABC):
     def event_wire(cls, text: str) -> dict[str, Any]:
         """The structured form of one recorded event text, built once per text (as
         :func:`mazziere.wire.action` does for actions): the same texts recur in every hand and
-        go to every seat, and parsing them again was 4% of the server's CPU under load.
+        go to every seat, so parsing each again would cost the server on every update.
         Callers must not change the dict."""
         return wire.cached(
             _EVENTS, (cls.event_base, text), lambda: wire.event(cls.event_base.parse(text))

@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 # Install (and compile the engine, see setup.py) only when the install is missing or its
-# inputs changed since the last one: a restart then starts at once (issue 13, item 7).
+# inputs changed since the last one: a restart then starts at once.
 stamp=$(cat pyproject.toml setup.py mazziere/_compiled.py mazziere/uno/*.py | sha256sum | cut -c1-64)
 if [ ! -x .venv/bin/python ]; then
     echo "run.sh: creating the virtual environment in .venv..." >&2

@@ -1,5 +1,5 @@
 """The draw-poker engine's pure API: ``new_game``, ``legal_actions``, ``apply``, ``view``
-(draw-poker.md; design.md "Rules engines").
+(draw-poker.md; docs/architecture.md "Rules engines").
 
 >>> from mazziere.poker import Rules, new_game, legal_actions, apply
 >>> s = new_game(Rules(), rng=7)

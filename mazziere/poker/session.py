@@ -250,8 +250,8 @@ def names_cards(action: str) -> bool:
 
 _BETS: dict[tuple[tuple[str, ...], tuple[int, int] | None], list[dict[str, Any]]] = {}
 """The structured legal actions of a betting turn, by its words and bet range (they are all it
-depends on): a betting turn lists every amount, each update of a poker table listed them again,
-and that listing was about 5% of the server's CPU under load."""
+depends on): a betting turn lists every amount, and each update of a poker table would list
+them again."""
 
 
 def _legal_of(v: View) -> list[dict[str, Any]]:

@@ -1,4 +1,5 @@
-"""What one seat may see: the only thing bots and clients receive (design.md "Views").
+"""What one seat may see: the only thing bots and clients receive (docs/architecture.md
+"Views").
 
 A view holds the seat's own hand, the public counts (cards each side replaced, never which),
 money, items and this deal's public actions; never the other hand before the showdown, the

@@ -223,16 +223,15 @@ def settle_heap() -> None:
     survives each of its young collections out of its reach too (:func:`_freeze_survivors`).
 
     A collection stops the event loop while it walks its generations, for a time that grows
-    with the objects in them, and the server's steady work makes almost no cycles (the last
-    source, a session's cache of its transaction, is weak now: store/hot.py). Measured under
-    load (``bench_server.py``, 1,000 clients, think 1 s): full collections stopped the loop for
-    up to 310 ms when nothing was frozen; with the heap frozen once at start, the young
-    generation still held 40,000-65,000 objects at each collection, because Python's counter
-    is lowered by every object freed, old or young, and each decision frees as much old state
-    as it makes new: 30-55 ms a young collection and 60-100 ms a middle one, finding nothing.
-    Frozen after each collection, a generation holds only what was made since the last one.
-    A cycle made of objects frozen while alive is not freed until :func:`sweep_heap`, which
-    looks over everything now and then."""
+    with the objects in them, and the server's steady work makes almost no cycles (a session's
+    cache of its transaction is a weak reference: :mod:`mazziere.server.store.hot`). With
+    nothing frozen, full collections stop the loop for long under load; with the heap frozen
+    only once at start, the young generation still holds tens of thousands of objects at each
+    collection, because Python's counter is lowered by every object freed, old or young, and
+    each decision frees as much old state as it makes new: long young and middle collections
+    that find nothing. Frozen after each collection, a generation holds only what was made
+    since the last one. A cycle made of objects frozen while alive is not freed until
+    :func:`sweep_heap`, which looks over everything now and then."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
@@ -258,8 +257,8 @@ def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
 def sweep_heap() -> int:
     """Look over the whole heap once (what every earlier collection froze included), free the
     cycles found, and freeze the rest again; the number of objects freed. One stop of the loop
-    for a full collection (measured under load: about 440 ms for 500,000 objects, 1,000
-    clients' tables); a cycle among objects that were alive when frozen waits for it."""
+    for a full collection, long on a loaded server; a cycle among objects that were alive when
+    frozen waits for it."""
     gc.unfreeze()
     try:
         return gc.collect()
@@ -279,14 +278,11 @@ async def sweep_heap_every(seconds: float, freed: Callable[[int], object]) -> No
 
 
 GC_THRESHOLDS = (2_000, 5, 20)
-"""Young collections every 2,000 allocations (net of objects freed) rather than 700. Chosen by
-measurement (``benchmarks/bench_server.py``, 1,000 clients, think 1 s, SQLite; p99 to the ack),
-with survivors frozen after each collection (:func:`_freeze_survivors`): 2,000 gave 34.1, 34.3
-and 34.5 ms (82 collections in 30 s, 0.9-1.0 s in all, none over 25 ms); 4,000 gave 48.0 and
-39.5 ms; 10,000 gave 43-84 ms in six runs (15-16 collections of about 40 ms each), for about
-5% less CPU a decision. Before survivors were frozen, (10,000, 5, 20) was best: Python's
-defaults gave 633 ms (full collections up to 310 ms), and middle collections grew to 50-100 ms.
-With survivors frozen only young collections were seen to run."""
+"""Young collections every 2,000 allocations (net of objects freed) rather than Python's 700,
+with survivors frozen after each collection (:func:`_freeze_survivors`): the lowest latency tail
+under the load benchmark (``benchmarks/bench_server.py``, p99 to the acknowledgement); larger
+thresholds make fewer but longer collections and a worse tail for little CPU saved. With
+survivors frozen, only young collections run."""
 
 
 async def load_tables(server: Server) -> list[dict[str, Any]]:

@@ -1,5 +1,6 @@
-"""Time for the server: a real clock and a manual one for tests (design.md: timers live only
-in the server and enter the rules as ordinary actions; tests drive them without sleeping)."""
+"""Time for the server: a real clock and a manual one for tests (docs/architecture.md: timers
+live only in the server and enter the rules as ordinary actions; tests drive them without
+sleeping)."""
 
 from __future__ import annotations
 

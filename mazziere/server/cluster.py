@@ -81,8 +81,8 @@ end
 return held
 """
 RENEW_CHUNK = 500
-"""Leases renewed by one script call (one call a chunk instead of one a table: the renewals of
-a few hundred tables were 3% of a process's CPU under load)."""
+"""Leases renewed by one script call (one call a chunk instead of one a table, whose calls
+would add up to a noticeable share of a process's CPU with hundreds of tables)."""
 FULL_SCAN_EVERY = 10
 """Ticks (a third of a lease each) between full scans for orphaned tables when no process
 died: the safety net for a lease lost by a live process (:meth:`Cluster._scan`)."""
@@ -470,8 +470,8 @@ class Cluster:
         key by the time one pipeline takes) and forget it. The full scan (every table not
         closed, read from the database, and its lease) also runs every
         :data:`FULL_SCAN_EVERY` ticks, for a lease lost without its process dying; a message
-        for such a table takes it at once anyway. Measured before: a full scan every tick,
-        with about 1,500 open tables, was 5% of a process's CPU under load."""
+        for such a table takes it at once anyway. Not every tick: with many open tables a
+        full scan is costly."""
         every = self.lease_ms / 3000
         tick = 0
         while True:

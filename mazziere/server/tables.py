@@ -1,4 +1,4 @@
-"""Table actors: one per table, applying one action at a time (design.md "Server").
+"""Table actors: one per table, applying one action at a time (docs/architecture.md "Server").
 
 An actor owns its table's seats, the game in progress, the hand record and the timers. Every
 change runs under the actor's lock (FIFO), is written to the database in one transaction with
@@ -38,7 +38,7 @@ MAX_WATCHERS = 50
 """Spectators a table keeps; a new one past this replaces the one who came first."""
 RECENT_LINES = 60
 """How many lines of its play-by-play (events and notes, in order) a seat keeps, to send in
-its next full update (a reload, a second device, a reconnection: issue 13)."""
+its next full update (a reload, a second device, a reconnection)."""
 
 
 MOVE_EVENTS = frozenset(
@@ -52,7 +52,7 @@ names it."""
 def _by_server(event: dict[str, Any], seat: int) -> dict[str, Any]:
     """An event of a move the server made for ``seat`` whose time ran out, marked ``auto``
     when it tells that seat's own move: the time-out's note already names the move, so a log
-    says it once (issue 13); what followed from it (a skip, the hand's end) is not marked."""
+    says it once; what followed from it (a skip, the hand's end) is not marked."""
     if event.get("type") not in MOVE_EVENTS or event.get("seat") != seat:
         return event
     return {**event, "auto": True}
@@ -130,7 +130,7 @@ class TableActor:
         self.rules: TableRules = self.kind.table_rules(self.config)
         self.decision_seconds = float(row.decision_seconds)
         self.bot_delay = float(self.config.get("bot_delay", 0.0))
-        """Seconds each computer move waits (issue 13): 0 plays the bots' moves at once, in
+        """Seconds each computer move waits: 0 plays the bots' moves at once, in
         the same commit as the move before them; more, one move per timer of the table."""
         self.seats = [SeatInfo() for _ in range(len(row.seats))]
         for seat, bot in self.rules.fixed_bots.items():
@@ -153,7 +153,7 @@ class TableActor:
         self._seats_public: list[dict[str, Any]] = []
         self.timers = TableTimers(srv)
         self.watchers: dict[int, Watcher] = {}
-        """Spectators by account (issue 13): the view for no seat, never a hand."""
+        """Spectators by account: the view for no seat, never a hand."""
 
     # ------------------------------------------------------------------------------ helpers
     def seat_of(self, account: int) -> int | None:

@@ -1,7 +1,7 @@
 """The HTTP/WebSocket transport (uvicorn) configured once from the server's settings, for
 ``mazziere serve`` and the tests alike: the WebSocket message limit (larger closes with 1009),
 ping/pong keepalive (dead peers are dropped), a short close handshake, and no per-message
-compression (the frames are small JSON; deflating each cost the server about 3% of its CPU)."""
+compression (the frames are small JSON; deflating each costs more CPU than it saves)."""
 
 from __future__ import annotations
 

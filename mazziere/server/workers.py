@@ -5,9 +5,9 @@ them; a worker that dies is started again.
 Why not uvicorn's own supervisor (``uvicorn.supervisors.Multiprocess``): it binds one socket
 in the parent and hands that same socket to every worker. Every worker's event loop then wakes
 on each new connection and the first one accepts every connection waiting (asyncio accepts up
-to the listen backlog in one go), so under a burst one process got nearly all the sockets:
-measured with 600 clients connecting at 100 a second, every table followed its players to the
-same one of two processes, which stalled past its leases while the other idled. With a socket
+to the listen backlog in one go), so under a burst of connections one process gets nearly all
+the sockets: every table follows its players to the same process, which stalls past its
+leases while the others idle. With a socket
 per process the kernel hashes each connection to one of them (Linux's ``SO_REUSEPORT``
 balancing), whatever their load. uvicorn has no option for it (as of 0.54), so this module
 binds the sockets itself and runs ``uvicorn.Server`` in each process; everything else (the

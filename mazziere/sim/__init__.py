@@ -1,4 +1,5 @@
-"""Batch simulation: many matches between bots, with confidence intervals (design.md "sim/")."""
+"""Batch simulation: many matches between bots, with confidence intervals (docs/architecture.md
+"Layout")."""
 
 from mazziere.sim.stats import Interval, MeanCI, mean_ci, wilson
 from mazziere.sim.uno_sim import SimulationError, UnoSimResult, simulate_uno

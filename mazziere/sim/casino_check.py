@@ -1,6 +1,6 @@
 """The proof that the compiled UNO CASINO round equals the readable one: both play the same
-seeds, and every round is compared step by step (design.md "prove it equal to the pure path
-on the same seeds"): the kernel records its steps (:func:`kernel_trace`), the readable
+seeds, and every round is compared step by step (docs/architecture.md "prove it equal to the
+pure path on the same seeds"): the kernel records its steps (:func:`kernel_trace`), the readable
 round's events give the same steps (:func:`pure_trace`), and a hash of each round's steps
 (:func:`trace_hash`) must agree, as must (player_won, multiplier, turns).
 

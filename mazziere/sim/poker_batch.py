@@ -49,8 +49,8 @@ CHUNK = 4096
 
 # The kernels read the hands as one flat array (row i at 5 * i: a stride known when compiling,
 # not a row stride read at run time), and the row loops index the tables themselves: a helper
-# taking the arrays, even inlined, makes numba count references to them on every row (six
-# times slower, measured). Helpers take scalars only.
+# taking the arrays, even inlined, makes numba count references to them on every row (several
+# times slower). Helpers take scalars only.
 
 
 @nb.njit(cache=True, inline="always")
@@ -153,9 +153,8 @@ os.register_at_fork(after_in_child=_forget_threads)
 def _run(kernel: Any, flat: npt.NDArray[np.uint8], out: npt.NDArray[np.uint16], *args: Any) -> int:
     """Run a row kernel (which returns its first bad row, or -1) over every row. From
     ``PARALLEL_FROM`` rows, threads take pieces as they free up: with numba's ``prange`` the
-    split is fixed in advance, and one thread held back by other work on a shared machine held
-    up the whole batch (4M-row batches under load: 114-138M checked rows/s with ``prange``,
-    151-213M with the pool, measured in turns)."""
+    split is fixed in advance, and one thread held back by other work on a shared machine holds
+    up the whole batch."""
     n = out.shape[0]
     if n < PARALLEL_FROM:
         return int(kernel(flat, *args, out))

@@ -1,5 +1,6 @@
 """The running RTP estimate of a run and its 95% band, converging as rounds accumulate, against
-the 90% legal minimum (uno-casino.md "Return to player (RTP)"). Needs matplotlib (Agg)."""
+the 90% legal minimum (docs/rules/casino.md "Return to player (RTP)"). Needs matplotlib
+(Agg)."""
 
 from __future__ import annotations
 

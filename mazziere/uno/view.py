@@ -1,4 +1,5 @@
-"""What one seat may see: the only thing bots and clients ever receive (design.md "Views").
+"""What one seat may see: the only thing bots and clients ever receive (docs/architecture.md
+"Views").
 
 A view holds the seat's own hand, public counts, the discard top, scores, the seat's legal
 actions and the hand's public history (``log``); never another hand, the draw pile order, the

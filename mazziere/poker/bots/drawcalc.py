@@ -426,11 +426,11 @@ def best_table(
     deck_size: int, ace_low: bool, flush_beats: bool, max_replace: int
 ) -> BestTable | None:
     """The shipped table for these rules, or None. Why a table: computing one hand's discards
-    costs about a millisecond, and a server meets new hands all the time (measured: the
-    ``normal`` bot's cold computations were 9% of a server process's CPU under the load
-    benchmark, and their cache held hundreds of thousands of objects that every garbage
-    collection walked). Built by ``scripts/build_draw_tables.py`` with :func:`build_table`, and
-    checked against the computation in tests/poker/test_draw_tables.py."""
+    is slow, and a server meets new hands all the time (the ``normal`` bot's cold computations
+    would be a large share of a server process's CPU under load, and their cache would hold
+    hundreds of thousands of objects that every garbage collection walks). Built by
+    ``scripts/build_draw_tables.py`` with :func:`build_table`, and checked against the
+    computation in tests/poker/test_draw_tables.py."""
     import numpy as np
 
     rules = Rules(

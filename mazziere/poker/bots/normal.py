@@ -6,13 +6,12 @@ trips, two pair; with nothing, draw one to a four-card flush or open straight --
 first with 32 cards, where four of a suit leave only four outs among 27 cards -- else keep the
 top card.
 
-Betting (the equity player that was ``hard`` before issue 14): before the draw, the hand's
-expected win probability after its best draw against fixed thresholds, less a penalty per
-opponent bet when calling; after the draw, its win probability against the final hands of
-players who replaced as many cards as the opponent did, narrowed to the part of that range
-that keeps betting (each open or raise keeps about the top half, plus a share of bluffs). It
-calls when that equity pays the pot odds, bets about the pot with strong hands, and bluffs
-the weakest hands at a measured rate.
+Betting, by equity: before the draw, the hand's expected win probability after its best draw
+against fixed thresholds, less a penalty per opponent bet when calling; after the draw, its win
+probability against the final hands of players who replaced as many cards as the opponent did,
+narrowed to the part of that range that keeps betting (each open or raise keeps about the top
+half, plus a share of bluffs). It calls when that equity pays the pot odds, bets about the pot
+with strong hands, and bluffs the weakest hands at a set rate.
 """
 
 from __future__ import annotations

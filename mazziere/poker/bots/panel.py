@@ -1,5 +1,5 @@
-"""The panel of exploiters: fixed, simple strategies that punish a known leak each (issue 14;
-draw-poker.md "The computer opponent"). ``hard`` must beat every one of them; anyone can
+"""The panel of exploiters: fixed, simple strategies that punish a known leak each
+(draw-poker.md "The computer opponent"). ``hard`` must beat every one of them; anyone can
 measure it with ``mazziere sim poker --a hard --b panel``.
 
 * ``maxbet``: always bets or raises the maximum, never folds; draws like a plain player.

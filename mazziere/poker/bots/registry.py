@@ -49,8 +49,8 @@ def warm(decks: tuple[int, ...] = (52, 32)) -> None:
     """Do now what the bots would otherwise do at their first decision for each deck (with the
     default hand ranking): load the compiled draw kernels (numba, from its disk cache, or
     compiled on a fresh install), simulate the draw tables, read the ``hard`` strategy. A
-    server calls this before it accepts players: done at a first decision, it held a server's
-    event loop for 2.2 s on a quiet machine (every table of the process waits meanwhile)."""
+    server calls this before it accepts players: done at a first decision, it would hold a
+    server's event loop for seconds (every table of the process waits meanwhile)."""
     from mazziere.poker.bots.drawcalc import best_discard, reference
     from mazziere.poker.bots.hard import strategy
     from mazziere.poker.cards import deck as cards_of_deck

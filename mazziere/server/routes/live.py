@@ -3,10 +3,9 @@ from here.
 
 The socket is served straight from the ASGI entry point (:class:`~mazziere.server.app.App`),
 ahead of the framework's router and middleware: a WebSocket lives as long as the player stays,
-and each layer it passes keeps its frames and objects alive for that long. Measured with
-tracemalloc over 500 idle sockets, the router and middleware held about 10 KB of every
-socket's 40 KB (issue 12 asks for at most 30 KB a socket). Nothing there applied to
-WebSockets: the security headers and the error handlers are HTTP's."""
+and each layer it passes keeps its frames and objects alive for that long, a large share of
+an idle socket's memory. Nothing there applies to WebSockets: the security headers and the
+error handlers are HTTP's."""
 
 from __future__ import annotations
 

@@ -216,8 +216,7 @@ def defer_insert(db: AsyncSession, statement: Hot, rows: list[dict[str, Any]]) -
     """In a group commit, queue ``rows`` for ``statement`` (an insert, or an update nothing in
     the batch reads back: a hand closed, a table's status): the batch runs every job's rows in
     one statement, in the order they came, before it commits (one executemany instead of one
-    a job: on PostgreSQL, measured 188 us of CPU an executemany of 3 rows with asyncpg
-    itself). False outside a group commit: the caller runs them itself."""
+    statement a job). False outside a group commit: the caller runs them itself."""
     pending: dict[Hot, list[dict[str, Any]]] | None = db.info.get(_DEFERRED)
     if pending is None:
         return False
@@ -228,8 +227,8 @@ def defer_insert(db: AsyncSession, statement: Hot, rows: list[dict[str, Any]]) -
 def defer_check(db: AsyncSession, check: Check, item: Any) -> bool:
     """In a group commit, queue ``item`` for ``check``, which the batch runs once on every
     job's items after their writes and before it commits (one statement for the batch instead
-    of one a job: the fencing check was 22% of a server process's CPU under load, one UPDATE
-    round trip a job). Raising refuses the whole batch, which is then retried job by job, so
+    of one UPDATE round trip a job, which would be a large share of a server process's CPU
+    under load). Raising refuses the whole batch, which is then retried job by job, so
     only the job whose item fails is refused. False outside a group commit: the caller checks
     at once."""
     pending: dict[Check, list[Any]] | None = db.info.get(_CHECKS)
@@ -263,8 +262,7 @@ class _InlineSession:
 
     For SQLite only, where a statement is a function call into the file, not a network round
     trip. aiosqlite runs each statement on its own thread and hands the result back through
-    the event loop; measured on one group commit of 20 jobs of 3 steps each, that cost 413 us
-    of CPU a job, against 93 us on a synchronous engine (and 13 us in raw sqlite3). A batch
+    the event loop, which costs several times the CPU of the statements themselves. A batch
     holds the write lock and blocks the loop for its few hundred microseconds, no longer: the
     jobs only write. PostgreSQL keeps the asynchronous engine (asyncpg)."""
 

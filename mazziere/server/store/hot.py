@@ -1,19 +1,17 @@
-"""The hot statements (issue 12): each written once, as a SQLAlchemy Core statement with named
-bind parameters, and run two ways.
+"""The hot statements, those the server runs for every move: each written once, as a
+SQLAlchemy Core statement with named bind parameters, and run two ways.
 
 * **PostgreSQL**: compiled once, at import, to asyncpg's SQL (``$1, $2...``) and run on the
-  driver's own connection, inside the session's transaction (:func:`driver`). Measured on this
-  machine (one UPDATE ... RETURNING of a row, 3,000 times): 566-618 us of CPU a statement
-  through ``AsyncSession``, 470-488 through ``AsyncConnection``, 161-184 on asyncpg itself.
-  The SQLAlchemy share (the greenlet hop, the ORM session's execute, the compiled cache
-  lookup, the result wrapping) was 41% of a server process's CPU under the load benchmark.
+  driver's own connection, inside the session's transaction (:func:`driver`). Through
+  ``AsyncSession`` a statement costs several times the CPU it costs on asyncpg itself: the
+  greenlet hop, the ORM session's execute, the compiled cache lookup and the result wrapping
+  would be a large share of a server process's CPU under load.
 * **SQLite**, in a group commit (:class:`~mazziere.server.store.db._InlineSession`, a
   synchronous session run inline): compiled once to SQLite's SQL (``?``) and run on the
   session's own ``sqlite3`` connection (:func:`lite`), inside its transaction, the parameters
-  converted by the same type processors SQLAlchemy would apply (dates, JSON). Measured under
-  the load benchmark (1,000 clients, one process): SQLAlchemy's execution of these statements
-  (compiling the cached statement's parameters, the bind processors, the ORM session's
-  execute) was 10-13% of the process's CPU.
+  converted by the same type processors SQLAlchemy would apply (dates, JSON), without
+  SQLAlchemy's per-execution work (compiling the cached statement's parameters, the bind
+  processors, the ORM session's execute).
 * Any other session (a write outside a group commit, SQLite's aiosqlite sessions): executed
   through the session, as every other statement.
 
@@ -48,8 +46,7 @@ _ENCODE = msgspec.json.Encoder()
 
 def json_dumps(value: Any) -> str:
     """A JSON column's text, by msgspec: every engine and dialect of the store serializes JSON
-    with it (SQLAlchemy's default, the standard library's encoder, was about 1% of the
-    server's CPU on SQLite under load)."""
+    with it, faster than SQLAlchemy's default, the standard library's encoder."""
     return _ENCODE.encode(value).decode()
 
 
@@ -66,9 +63,8 @@ _DRIVER = "mazziere.hot.driver"
 _LITE = "mazziere.hot.lite"
 """Keys of a session's ``info`` holding (a weak reference to the transaction, the driver's
 connection). Weak: a strong one makes a cycle (session, info, transaction, session) that only
-the garbage collector frees. Measured under load (``bench_server.py``, 1,000 clients): every
-group commit left one such cycle of about 40 objects, nearly all of what triggered the
-collector, whose pauses (17 ms a young collection, 55 ms a middle one) made the tail."""
+the garbage collector frees: every group commit would leave one such cycle, enough to trigger
+the collector, whose pauses stop the event loop."""
 
 
 def _held(sync: Session, key: str, tx: Any) -> tuple[bool, Any]:

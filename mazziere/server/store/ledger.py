@@ -140,7 +140,7 @@ SELECT EXISTS (SELECT 1 FROM seen) AS seen, (SELECT id FROM txn) AS txn,
     ),
 )
 """PostgreSQL's form of :func:`post`, one round trip instead of five or six (the ledger's
-statements were 85% of a group commit's round trips under the load benchmark): the same steps
+statements would otherwise be most of a group commit's round trips): the same steps
 in the same order, as one statement. The key is looked up; the books taken from are locked
 (``FOR UPDATE``, in book order, so a concurrent posting cannot slip in between the check and
 the debit); if the key is new and every such book holds enough, the transaction, the debits,

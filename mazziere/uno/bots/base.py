@@ -3,7 +3,7 @@
 A bot answers every view it is shown. On its own turn (``view.my_turn`` with legal actions) it
 must return one of ``view.legal``; out of turn it returns ``None`` to let play go on, or one of
 its out-of-turn actions (catch, UNO call, jump-in, third-party challenge) from ``view.legal``.
-Randomness comes only from the ``rng`` the caller passes (design.md "Rules engines").
+Randomness comes only from the ``rng`` the caller passes (docs/architecture.md "Rules engines").
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The bot registry: bots looked up by name, like presets (design.md "Rules engines").
+"""The bot registry: bots looked up by name, like presets (docs/architecture.md "Rules
+engines").
 
 >>> find_bot("greedy").name
 'greedy'

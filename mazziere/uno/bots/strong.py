@@ -1,5 +1,5 @@
-"""The ``strong`` bot: determinized Monte Carlo search with greedy rollouts (issue 14; docs/bots.md
-"UNO strong").
+"""The ``strong`` bot: determinized Monte Carlo search with greedy rollouts (docs/bots.md "UNO
+strong").
 
 On its own turn, when it has a real choice, it builds games as its view allows them to be
 (:func:`determinize` once, checked; then :class:`Deals` deals copies of it again): its own hand,

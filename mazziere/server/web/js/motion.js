@@ -1,4 +1,4 @@
-// Cards that move (issue 13, item 2): a card travels from a hand to the pile, from the deck to
+// Cards that move: a card travels from a hand to the pile, from the deck to
 // a hand, the deal goes round the table. The server paces the computer players (one move per
 // update), so each update's events are animated as they come. The player picks the speed
 // (normal, fast, instant); a system asking for reduced motion gets instant.

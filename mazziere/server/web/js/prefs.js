@@ -1,4 +1,4 @@
-// The player's own display settings (issue 13, item 6), kept in this browser: a colour-blind
+// The player's own display settings, kept in this browser: a colour-blind
 // mode (each UNO colour also has its own symbol and pattern) and sounds made in the browser
 // (Web Audio, no files), off by default, with a mute toggle.
 import { t } from './i18n.js';

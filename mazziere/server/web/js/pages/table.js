@@ -281,7 +281,7 @@ export default {
   },
 
   /**
-   * Item 1 of issue 13: the table (its felt, the player's hand and buttons) is as tall as the
+   * The table (its felt, the player's hand and buttons) is as tall as the
    * window below the table's top, so every decision is in view without scrolling; the CSS
    * lays the table out in `--table-h` (what comes after it, a narrow screen's log, scrolls).
    */

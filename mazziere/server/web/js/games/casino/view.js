@@ -98,7 +98,7 @@ export class CasinoView extends TableView {
       h(
         'div',
         { class: 'table-layout casino-layout' },
-        // the result of a round sits by the stake of the next one (issue 13: both in view)
+        // the result of a round sits by the stake of the next one, both in view
         h('div', { class: 'table-main' }, felt, this.play, this.result, this.stakeBox),
         h('div', { class: 'table-side' }, this.session, ctx.log.el),
       ),
@@ -139,7 +139,7 @@ export class CasinoView extends TableView {
     const inRound = Boolean(v.hand) && !v.result && msg.status === 'playing' && !watching;
     const hasRound = Boolean(v.hand);
 
-    // ---- the bank: the server paces its moves (issue 13), lit and "thinking" while it is to move
+    // ---- the bank: the server paces its moves; lit and "thinking" while it is to move
     const bankTurn = hasRound && !v.result && v.current === 1 && msg.status === 'playing';
     clear(this.bank);
     this.bank.classList.toggle('turn', bankTurn);

@@ -448,7 +448,7 @@ export class PokerView extends TableView {
     fill(
       this.historyBox,
       h('h2', { class: 'panel-title' }, t('poker.this_deal')),
-      // the table's setup as the server plays it (issue 13: the create form's values honoured)
+      // the table's setup as the server plays it: the create form's values, honoured
       h(
         'p',
         { class: 'hint table-facts', 'data-testid': 'poker-setup' },
