@@ -1,4 +1,4 @@
-"""Issue 10 item 3: one source of truth for the create-table form. The catalog
+"""One source of truth for the create-table form. The catalog
 (:mod:`mazziere.catalog`, ``GET /api/catalog``) is generated from the rules; the browser client
 copies no rule facts."""
 

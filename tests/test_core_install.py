@@ -1,5 +1,5 @@
 """pyproject.toml: ``pip install mazziere`` (no extras) installs the rules engines and nothing
-else, and they play complete games there (design.md "Layers").
+else, and they play complete games there (docs/architecture.md "Layers").
 
 The wheel is built once from a copy of the package (the build backend comes from PyPI through
 pip's isolated build, as for any user), then installed into a new venv with ``--no-index``: a

@@ -1,6 +1,7 @@
-"""design.md "Layers": imports only point down, with no import circle anywhere in the package,
-counting imports made inside functions and under ``TYPE_CHECKING`` (a circle there is a design
-circle all the same). An AST walk over ``mazziere/``; Tarjan's algorithm finds the circles."""
+"""docs/architecture.md "Layers": imports only point down, with no import circle anywhere in the
+package, counting imports made inside functions and under ``TYPE_CHECKING`` (a circle there is a
+design circle all the same). An AST walk over ``mazziere/``; Tarjan's algorithm finds the
+circles."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""design.md "Layers": rules packages do no I/O and imports only point down."""
+"""docs/architecture.md "Layers": rules packages do no I/O and imports only point down."""
 
 from __future__ import annotations
 

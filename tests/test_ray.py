@@ -1,4 +1,4 @@
-"""Issue 15, Ray: the simulations' chunks on a Ray cluster give exactly what the local process
+"""Ray: the simulations' chunks on a Ray cluster give exactly what the local process
 pool gives for the same seed (``mazziere rtp --ray``, ``mazziere sim uno|poker --ray``), the
 progress moves as chunks finish, and a missing Ray or a bad ``--address`` is one line, exit 2.
 
@@ -80,7 +80,7 @@ def test_rtp_on_ray_equals_the_process_pool(cluster: RayCluster, strategy: str) 
 @skip_without_ray
 @one_ray
 def test_certify_on_ray_equals_the_local_report(cluster: RayCluster) -> None:
-    """issue 15 item 4: ``certify --ray`` measures what the local processes measure."""
+    """``certify --ray`` measures what the local processes measure."""
     from mazziere.sim.certify import certify_casino
 
     kw: dict[str, Any] = {"seed": 3, "search_rounds": 40, "shuffles": 200, "draws": 2000}

@@ -1,4 +1,4 @@
-"""Issue 13, item 7: ``scripts/run.sh`` installs only when the install is missing or its inputs
+"""``scripts/run.sh`` installs only when the install is missing or its inputs
 changed, says so and shows pip's progress when it does, and otherwise starts at once. The
 script runs here in a copy of the repository's layout whose ``.venv`` holds a recording
 ``python`` (pip) and ``mazziere``, so nothing is installed."""

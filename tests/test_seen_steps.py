@@ -1,4 +1,4 @@
-"""Property tests over random games of every game (design.md "Views"; platform.md "Hand
+"""Property tests over random games of every game (docs/architecture.md "Views"; platform.md "Hand
 history"): what a seat may see of a step, in a live update or in the hand history, never
 depends on the cards it cannot see.
 

@@ -90,7 +90,7 @@ def test_casino_timeout_names_the_default_strategy_move() -> None:
     for n in range(20):
         game = kind.new({}, 2, {}, f"{n + 1:064x}", 100, 1000)
         while not game.is_over:
-            if game.deciders() == [1]:  # the bank's reply: its own steps (issue 13)
+            if game.deciders() == [1]:  # the bank's reply: one move a step
                 move = game.bot_move(1)
                 assert move is not None
                 game.apply(1, move, "bot")

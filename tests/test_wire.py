@@ -1,4 +1,4 @@
-"""Issue 10 item 2: every game's actions and events have a structured wire form derived from
+"""Every game's actions and events have a structured wire form derived from
 their dataclasses and described in the generated protocol schema: a legal action carries its
 text (which parses back to the same action), its kind and its fields; an event its type and
 fields. Checked over random games of each game, played through the game contract."""

@@ -1,4 +1,4 @@
-"""Issue 6: a UNO CASINO round through the page: top up a session, a stake within the limits,
+"""A UNO CASINO round through the page: top up a session, a stake within the limits,
 the multiplier and the bank's cards, the result and the payout, then the session closed and
 every movement (top-up, stake, payout, closing) in the wallet page."""
 
@@ -121,7 +121,7 @@ BANK_TURN_LINE = """() => document.querySelector('[data-testid=bank] [data-testi
 def test_the_bank_thinks_and_its_moves_arrive_one_at_a_time(
     browser: Browser, live: LiveServer, watch: Watch
 ) -> None:
-    """Issue 13: at a paced table the bank is lit and "thinking" while it is to move, the
+    """At a paced table the bank is lit and "thinking" while it is to move, the
     player is told the bank is playing, and each bank move arrives in an update of its own,
     after the table's delay; the round still ends with its result and payout."""
     ctx = new_context(browser, live, watch, paced=True)

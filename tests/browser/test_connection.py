@@ -1,4 +1,4 @@
-"""Issue 6 "Connection": a cut socket shows "reconnecting" while the page retries with back-off,
+"""The connection: a cut socket shows "reconnecting" while the page retries with back-off,
 the table is redrawn from the server's view on reconnection; past the retry window the notice
 becomes a final "disconnected"; another login of the account closes this one with a notice."""
 

@@ -1,4 +1,4 @@
-"""Issue 13, item 1: the table fits every screen. At five window sizes, for each game and each
+"""The table fits every screen. At five window sizes, for each game and each
 decision (play, choose a colour, a pending +2, a +4 challenge, a drawn card, UNO!, the casino
 stake and its round, the poker bet, draw and showdown, the end of a game), the player's hand,
 the pile or the pot and every button of the decision are inside the window without scrolling.
@@ -254,6 +254,6 @@ def test_poker_decisions_fit_the_window(page: Page, live: LiveServer, size: str)
     put(page, live, tid, POKER_OVER)
     over = page.locator("[data-testid=result] button")
     expect(over).to_be_visible()
-    # the end of the game in words, naming no seat number (item 3)
+    # the end of the game in words, naming no seat number
     expect(page.get_by_test_id("result")).to_contain_text("you cannot pay the ante")
     assert_fits(page, f"poker-over-{size}", {"new game": over})

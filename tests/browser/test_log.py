@@ -1,4 +1,4 @@
-"""Issue 13, item 3: a log a player trusts. One timeline (a hand's start before its first
+"""A log a player trusts. One timeline (a hand's start before its first
 move, its end after its last), one line per thing that happened, names rather than seat
 numbers, grammar that fits the player ("You play W and choose red"), the casino's own words,
 and the same play-by-play after a reload."""

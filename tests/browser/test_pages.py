@@ -1,4 +1,4 @@
-"""Issue 6: the rules pages (the casino's states the measured RTP), the language switch, and the
+"""The rules pages (the casino's states the measured RTP), the language switch, and the
 keyboard: every page in Italian and English from one dictionary per language."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 6: a draw-poker deal played to the showdown through the page, against the computer.
+"""A draw-poker deal played to the showdown through the page, against the computer.
 Skipped on a server that does not host poker tables (the create form then shows its refusal
 in words)."""
 
@@ -100,7 +100,7 @@ def play_a_move(page: Page) -> None:
 def test_poker_setup_from_the_form_reaches_the_game_and_the_computer_pledges(
     page: Page, live: LiveServer
 ) -> None:
-    """Issue 13, item 4: ante, bankroll, items and their value, and raises per round from the
+    """Ante, bankroll, items and their value, and raises per round from the
     create form reach the game and show on the table; a short bankroll leads to a pledge."""
     sign_up(page, live, "piero")
     page.get_by_test_id("game-poker").check(force=True)

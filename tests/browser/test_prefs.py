@@ -1,4 +1,4 @@
-"""Issue 13, item 6: a colour-blind mode (a symbol and a pattern on each of the four colours),
+"""A colour-blind mode (a symbol and a pattern on each of the four colours),
 sounds made in the browser (off by default, with a mute toggle), and a shareable table link
 that opens the table after signing in."""
 

@@ -1,4 +1,4 @@
-"""Issue 13, item 6: a spectator of a poker or casino table sees the table with the player's
+"""A spectator of a poker or casino table sees the table with the player's
 place by name (never "You", never a seat number), without a hand or any control."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 6: sign up, create a UNO table with three computer players and play a hand to its end
+"""Sign up, create a UNO table with three computer players and play a hand to its end
 through the page, with double-click, select-then-click and drag (and the keyboard); illegal
 moves are not offered, and one sent anyway is refused in words; the hand can be replayed."""
 

@@ -1,4 +1,4 @@
-"""uno-casino.md "The bank's strategy" (seed 000 "Regole di gioco del Banco"), one test per
+"""docs/rules/casino.md "The bank's strategy" (seed 000 "Regole di gioco del Banco"), one test per
 rule, each on a hand-made position."""
 
 from __future__ import annotations

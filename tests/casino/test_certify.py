@@ -1,4 +1,4 @@
-"""The certification report (issue 15 item 4): its figures are the ones measured (RTP, payout
+"""The certification report: its figures are the ones measured (RTP, payout
 shares, the skill range), a player's result over n rounds is the exact convolution, the RNG
 tests run, and ``mazziere certify casino`` writes HTML, JSON and the chart."""
 

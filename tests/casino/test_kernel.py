@@ -1,7 +1,7 @@
-"""The compiled UNO CASINO round equals the readable round (design.md "keep it separate and
-prove it equal to the pure path on the same seeds"): step by step (a hash of every step's
-trace) and in outcome, on thousands of rounds every run, the rare endings included; and the
-kernel writes no rule of its own (it compiles mazziere.casino.rulebook)."""
+"""The compiled UNO CASINO round equals the readable round (docs/architecture.md "keep it
+separate and prove it equal to the pure path on the same seeds"): step by step (a hash of every
+step's trace) and in outcome, on thousands of rounds every run, the rare endings included; and
+the kernel writes no rule of its own (it compiles mazziere.casino.rulebook)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""uno-casino.md "The player's default strategy" (seed 000 "Strategia di gioco migliore per la
-Punta"): every weight and the colour rule, on hand-made positions."""
+"""docs/rules/casino.md "The player's default strategy" (seed 000 "Strategia di gioco migliore
+per la Punta"): every weight and the colour rule, on hand-made positions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""uno-casino.md "The round" and "Payout multiplier" (seed 000), and stake validation."""
+"""docs/rules/casino.md "The round" and "Payout multiplier" (seed 000), and stake validation."""
 
 from __future__ import annotations
 

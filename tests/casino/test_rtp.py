@@ -1,4 +1,4 @@
-"""uno-casino.md "Return to player (RTP)": the RTP driver and ``mazziere rtp`` (N rounds with
+"""docs/rules/casino.md "Return to player (RTP)": the RTP driver and ``mazziere rtp`` (N rounds with
 both strategies, 95% interval, win rate, payout distribution; identical for any worker count
 and for either engine)."""
 

@@ -1,4 +1,4 @@
-"""The casino rulebook: the rule decisions both engines call (uno-casino.md, seed 000)."""
+"""The casino rulebook: the rule decisions both engines call (docs/rules/casino.md, seed 000)."""
 
 from __future__ import annotations
 

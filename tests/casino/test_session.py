@@ -1,4 +1,4 @@
-"""The casino through the game contract (issue 10 item 1): two seats, the player (0) and the
+"""The casino through the game contract: two seats, the player (0) and the
 bank (1, always the server's); the player's view shows the bank's card count, never its cards;
 the bank's own view shows its hand and not the player's."""
 
@@ -35,7 +35,7 @@ def test_player_view_hides_the_bank_hand_and_bank_view_hides_the_player_hand() -
             assert bv["hand"] == bank and spectator["hand"] == []
             if g.is_over:
                 break
-            if g.deciders() == [BANK]:  # the bank's reply: one move at a time (issue 13)
+            if g.deciders() == [BANK]:  # the bank's reply: one move at a time
                 move = g.bot_move(BANK)
                 assert move is not None and g.legal(PLAYER) == []
                 g.apply(BANK, move, "bot")
@@ -64,7 +64,7 @@ def _play(g: Any, player: str = "timeout") -> list[Step]:
 
 @pytest.mark.parametrize("n", range(40))
 def test_the_paced_bank_plays_exactly_the_round_played_all_at_once(n: int) -> None:
-    """Issue 13: each bank move is its own step, decided by the bank's strategy on the round's
+    """Each bank move is its own step, decided by the bank's strategy on the round's
     strategy stream; the moves, the result and the payout are those of the readable round
     played all at once (the path the RTP kernel is checked against)."""
     seed = f"{n:064x}"

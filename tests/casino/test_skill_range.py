@@ -1,4 +1,4 @@
-"""The casino's skill range (issue 14, "mazziere rtp --strategy default|random|search"): a
+"""The casino's skill range ("mazziere rtp --strategy default|random|search"): a
 careless player (random legal choices) and a search player measured like the published
 default. The kernel's non-default players are proven against the readable round: the random
 player's rounds step by step, the search's decisions replayed on the engine, which checks

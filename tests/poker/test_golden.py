@@ -1,4 +1,4 @@
-"""design.md golden replays: (rules, seed, actions) -> the exact events, pinned in
+"""docs/architecture.md golden replays: (rules, seed, actions) -> the exact events, pinned in
 tests/fixtures/poker/. Regenerate (after a deliberate rule change only) with
 ``python -m tests.poker.test_golden``."""
 

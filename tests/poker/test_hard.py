@@ -1,4 +1,4 @@
-"""Issue 14's ``hard``: a CFR+ strategy on a documented abstraction (docs/bots.md "Poker
+"""The poker ``hard`` bot: a CFR+ strategy on a documented abstraction (docs/bots.md "Poker
 hard"), shipped as package data for each deck, played by lookup and sampling; the solver's best
 response and exploitability; ``hard`` against the panel of exploiters, ``normal`` against
 ``baseline``."""

@@ -1,4 +1,4 @@
-"""Issue 14's panel of exploiters (mazziere.poker.bots.panel): each plays its one fixed idea,
+"""The panel of exploiters (mazziere.poker.bots.panel): each plays its one fixed idea,
 the registry and ``mazziere sim poker --b panel`` know them, and ``easy`` draws follow the
 deck."""
 

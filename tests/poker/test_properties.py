@@ -1,4 +1,4 @@
-"""design.md property tests over thousands of random games: money conserved at every step
+"""docs/architecture.md property tests over thousands of random games: money conserved at every step
 (bankrolls + pot + the computer's unpledged items), cards conserved, legal actions never empty
 before the end, and views never holding the opponent's cards or the deck order."""
 

@@ -1,4 +1,4 @@
-"""The draw-poker PettingZoo environment (issue 15 item 1): PettingZoo's own API and seed tests
+"""The draw-poker PettingZoo environment: PettingZoo's own API and seed tests
 for both decks, with and without a computer opponent, in both episode modes; every legal
 action has its own index; an observation never depends on the other hand or on the deck; deal
 rewards are the chips won and sum to zero."""

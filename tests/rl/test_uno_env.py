@@ -1,4 +1,4 @@
-"""The UNO PettingZoo environment (issue 15 item 1): PettingZoo's own API and seed tests for
+"""The UNO PettingZoo environment: PettingZoo's own API and seed tests for
 every preset and for several house-rule options and seat counts; every legal action has its
 own index; an observation never depends on another seat's hidden cards or on the deck."""
 

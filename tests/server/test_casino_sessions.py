@@ -1,4 +1,4 @@
-"""Issue 9 item 1: a refused first top-up leaves no phantom session behind. The actor takes a
+"""A refused first top-up leaves no phantom session behind. The actor takes a
 casino session id (and any credit) only after the transaction that created it committed, so
 two players never share one credit, on SQLite (which reuses a rolled-back row id) and on
 PostgreSQL (where a later top-up would land in a book with no session row)."""

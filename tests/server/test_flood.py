@@ -1,4 +1,4 @@
-"""Issue 9 item 8: one client cannot slow the others. A connection that keeps sending after
+"""One client cannot slow the others. A connection that keeps sending after
 being rate-limited is closed with 1008 after a short grace, while another client's pings are
 answered; a socket that never logs in, or goes silent, is closed after a time-out; a dead peer
 (no pong) is found by WebSocket ping/pong. ``benchmarks/bench_flood.py`` measures the ping

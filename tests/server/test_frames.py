@@ -1,4 +1,4 @@
-"""Issue 9 items 3 and 4: every frame gets a typed answer and the connection stays open (deep
+"""Every frame gets a typed answer and the connection stays open (deep
 JSON, binary frames, invalid UTF-8, anything up to the transport limit); above the transport
 limit the socket closes with 1009 and a reason; amounts are JSON integers only and ``v`` is the
 integer 1, on the WebSocket (``malformed``) and on REST (422), and nothing moves."""

@@ -222,9 +222,9 @@ async def test_a_group_commit_leaves_no_cycle_for_the_garbage_collector(
     database: Database,
 ) -> None:
     """The connection a hot statement caches for its transaction holds that transaction weakly:
-    held strongly, every group commit left its session in a reference cycle (about 40 objects)
-    that only the garbage collector could free, and under load those cycles were what set off
-    nearly every collection (store/hot.py, ``_LITE``)."""
+    held strongly, every group commit would leave its session in a reference cycle that only
+    the garbage collector could free, and under load those cycles would set off nearly every
+    collection (mazziere/server/store/hot.py, ``_LITE``)."""
     table_id = await _table(database)
 
     async def job(db: object) -> None:

@@ -1,4 +1,4 @@
-"""Issue 9 item 2: ``mazziere ledger check`` fails (exit 1, a message naming the fault) on
+"""``mazziere ledger check`` fails (exit 1, a message naming the fault) on
 books whose owner row is missing, sessions sharing a credit, a closed session still holding
 money and an open session whose table is gone; each fault is planted in the database directly,
 on SQLite and on PostgreSQL."""

@@ -1,4 +1,4 @@
-"""Issue 5 "Tests": against a real server over real sockets, two accounts play a full UNO match
+"""Against a real server over real sockets, two accounts play a full UNO match
 with bots, a casino round with a stake; the ledger check passes after each."""
 
 from __future__ import annotations

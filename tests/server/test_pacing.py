@@ -1,4 +1,4 @@
-"""Issue 13 item 2: computer players think on the server for the table's ``bot_delay`` (a
+"""Computer players think on the server for the table's ``bot_delay`` (a
 table setting, default :data:`~mazziere.game.BOT_DELAY`, 0 for benchmarks and tests that need
 speed), one move per wait, so every client sees one paced timeline; a human's decision clock
 starts when the turn does; the wait holds nothing: another seat's legal move (a catch) goes
@@ -156,7 +156,7 @@ async def stake(c: Client, table: int, state_no: int, amount: int) -> None:
 async def test_the_casino_banks_reply_comes_one_move_at_a_time_after_the_tables_delay(
     db_url: str, tmp_path: Path
 ) -> None:
-    """Issue 13: the casino's bank is paced like the other computer players: the player's move
+    """The casino's bank is paced like the other computer players: the player's move
     comes back alone, then each bank move in an update of its own after the table's delay; the
     round settles once, whichever move ends it."""
     from mazziere.server.store import ledger

@@ -1,4 +1,4 @@
-"""Issue 10 item 3: a poker table takes a preset and options through the same path as UNO
+"""A poker table takes a preset and options through the same path as UNO
 (``POST /api/tables`` -> ``GameSession.table_config``), checked by the rules before anything
 exists: an unknown option, a value out of its bounds or of the wrong type is a typed 4xx and
 creates no table."""

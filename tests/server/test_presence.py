@@ -237,7 +237,7 @@ async def test_second_connection_closes_the_first_with_a_message(
 async def test_time_out_moves_are_marked_auto_so_the_log_says_them_once(
     db_url: str, tmp_path: Path
 ) -> None:
-    """Issue 13: the events telling the moves the server made for a timed-out player carry
+    """The events telling the moves the server made for a timed-out player carry
     ``auto`` (the ``timed_out`` note names those moves: one log line); the rest do not."""
     from mazziere.server.tables import MOVE_EVENTS
 
@@ -267,7 +267,7 @@ async def test_time_out_moves_are_marked_auto_so_the_log_says_them_once(
 async def test_replay_of_a_time_out_names_the_moves_the_server_made(
     db_url: str, tmp_path: Path
 ) -> None:
-    """Issue 13: the hand history shows a time-out as the moves made, as the log named them."""
+    """The hand history shows a time-out as the moves made, as the log named them."""
     clock = ManualClock()
     async with live_server(db_url, tmp_path, clock=clock) as live:
         a = await live.signup("ada")

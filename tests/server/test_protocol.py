@@ -1,4 +1,4 @@
-"""platform.md "Fairness and security" and issue 5 "Protocol": every client message validated;
+"""platform.md "Fairness and security": every client message validated;
 a stale number, a malformed or oversized message, an action out of turn or illegal gets a typed
 error with a code and changes nothing; a client only ever receives its own view."""
 

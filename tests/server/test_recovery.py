@@ -176,7 +176,8 @@ async def test_sigkill_mid_hands_every_table_resumes_and_ledger_balances(
 
 
 def test_a_started_server_freezes_its_heap_and_collects_cycles_less_often() -> None:
-    """app.settle_heap (a full collection stopped the loop for up to 310 ms under load)."""
+    """app.settle_heap: a full collection stops the event loop for long under load, so a
+    started server freezes what is alive and collects cycles less often."""
     import gc
 
     from mazziere.server.app import GC_THRESHOLDS, settle_heap, unsettle_heap

@@ -1,4 +1,4 @@
-"""Issue 13 item 6: spectators. A player who watches a table gets its updates with the view
+"""Spectators. A player who watches a table gets its updates with the view
 for no seat: no hand, no legal actions, the events anyone may see; their moves are refused;
 ``leave`` stops the updates, and sitting down makes them a player."""
 

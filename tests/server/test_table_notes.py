@@ -1,9 +1,9 @@
-"""Issue 10 item 2: a table's running log reaches clients as typed notes (``log`` of the
+"""A table's running log reaches clients as typed notes (``log`` of the
 ``table`` message, :data:`mazziere.server.protocol.TableNote`), never as sentences: who sat down
 or left (by name), hands started (with the seed's commitment) and over, held seats, computer
 substitutes, closed money sessions. The client words them in its own language.
 
-Issue 12 item 2: an update carries what changed. The table numbers its notes; an update carries
+An update carries what changed. The table numbers its notes; an update carries
 those the seat has not received (``log_from``: the number of the first), and the seat list only
 when it changed; a join or a reconnection gets a full update (seats, the last 10 notes)."""
 
@@ -358,7 +358,7 @@ async def test_the_seat_list_is_built_once_per_change_not_once_per_recipient(
 async def test_a_full_update_carries_the_seats_play_by_play_in_order(
     db_url: str, tmp_path: Path
 ) -> None:
-    """Issue 13 item 3: a join (a reload, a second device) gets the seat's recent events and
+    """A join (a reload, a second device) gets the seat's recent events and
     the table's notes as one ordered list; other updates carry none."""
     async with live_server(db_url, tmp_path) as live:
         a = await live.signup("aldo")

@@ -1,4 +1,4 @@
-"""Issue 9 item 5: tokens expire (idle and absolute lifetimes); logout revokes the token and
+"""Tokens expire (idle and absolute lifetimes); logout revokes the token and
 closes every socket opened with it; a second login ends the first login's session the same way;
 a revoked or expired token is refused everywhere, also by a socket already open; the token
 never travels in the WebSocket URL."""

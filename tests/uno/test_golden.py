@@ -1,4 +1,4 @@
-"""Golden replays (design.md "Habits"): recorded games replay to the exact same events.
+"""Golden replays (docs/architecture.md "Habits"): recorded games replay to the exact same events.
 
 Each ``tests/fixtures/uno/*.json`` is a game recorded by ``make_goldens.py``: rules, players,
 seed, actions. Replaying the actions must give exactly the recorded event texts and the

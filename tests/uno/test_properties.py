@@ -1,4 +1,4 @@
-"""Property tests over thousands of random UNO games (design.md "Views", "Habits").
+"""Property tests over thousands of random UNO games (docs/architecture.md "Views", "Habits").
 
 Every preset and several house-rule mixes are played at every seat count they allow, picking
 uniformly among ``all_legal_actions`` with a seeded ``random.Random`` (about 2,100 games and a
@@ -257,7 +257,7 @@ def check_views(
     serialise: bool,
     seats: tuple[int | None, ...] | None = None,
 ) -> None:
-    """design.md "Views": a view holds its own hand and public facts only. ``seats``: the
+    """docs/architecture.md "Views": a view holds its own hand and public facts only. ``seats``: the
     seats to look at (``None``: every seat and a spectator)."""
     n = state.players
     top = state.discard[-1]

@@ -1,4 +1,4 @@
-"""Issue 14's UNO ``strong`` bot: determinized search with greedy rollouts. It decides from its
+"""The UNO ``strong`` bot: determinized search with greedy rollouts. It decides from its
 own view only (the hidden cards swapped, the decision stays), it rebuilds a consistent game
 under every preset and table size, answers legally, and stays within its time budget."""
 
