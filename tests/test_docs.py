@@ -14,8 +14,6 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "rules"
 RULE_PAGES = ("uno.md", "casino.md", "draw-poker.md", "platform.md")
@@ -160,29 +158,8 @@ OTHER_PATH = re.compile(
 """Any other file name or relative path of the kinds the repository holds (``uno.md``,
 ``store/hot.py``): some file of the repository has that name or ends with that path."""
 
-DEAD_REFERENCES_KEPT: dict[str, set[str]] = {
-    "mazziere/casino/__init__.py": {"uno-casino.md"},
-    "mazziere/casino/round.py": {"uno-casino.md"},
-    "mazziere/casino/rulebook.py": {"uno-casino.md"},
-    "mazziere/casino/rules.py": {"uno-casino.md"},
-    "mazziere/casino/strategy.py": {"uno-casino.md"},
-    "mazziere/sim/casino_kernel.py": {"design.md", "uno-casino.md"},
-    "mazziere/sim/rtp.py": {"uno-casino.md"},
-}
-"""Old names of ``docs/architecture.md`` and ``docs/rules/casino.md`` still in files that a
-long-running RTP simulation imports, which are not edited while it runs; remove an entry once
-its file names the right page."""
-
 PROCESS_WORDS = re.compile(r"\b(session|issue|item|stop)s? ([0-9]+)", re.I)
 """A reference to the work that made the product: a numbered session, issue, item or stop."""
-
-PROCESS_WORDS_KEPT: dict[str, set[tuple[str, int]]] = {
-    "mazziere/casino/round.py": {("issue", 13)},
-    "mazziere/casino/session.py": {("issue", 13)},
-    "mazziere/sim/certify.py": {("issue", 14)},
-}
-"""Matches of :data:`PROCESS_WORDS` left in files that a long-running RTP simulation imports,
-which are not edited while it runs; remove an entry once its file is rewritten."""
 
 
 def text_files(*tops: str) -> Iterator[Path]:
@@ -286,29 +263,22 @@ def test_every_file_a_docstring_or_comment_names_exists() -> None:
     dead = []
     for path in text_files(*CODE_DIRS):
         where = path.relative_to(ROOT).as_posix()
-        kept = DEAD_REFERENCES_KEPT.get(where, set())
-        if all(ref in kept for _, ref in dead_references(path.read_text(encoding="utf-8"))):
+        if not dead_references(path.read_text(encoding="utf-8")):
             continue  # nothing dead in the whole file: no need to find its notes
         for line, note in notes(path):
             for start, ref in dead_references(note):
-                if ref not in kept:
-                    dead.append(f"{where}:{line + note.count(NEWLINE, 0, start)}: {ref}")
+                dead.append(f"{where}:{line + note.count(NEWLINE, 0, start)}: {ref}")
     assert not dead, "files named in docstrings or comments that do not exist:\n" + "\n".join(dead)
 
 
 def process_words(*tops: str) -> list[str]:
     """Every match of :data:`PROCESS_WORDS` in the text files under ``tops``, as
-    ``file:line: match``, but those :data:`PROCESS_WORDS_KEPT` lists."""
+    ``file:line: match``."""
     found = []
     for path in text_files(*tops):
         where = path.relative_to(ROOT).as_posix()
-        kept = PROCESS_WORDS_KEPT.get(where, set())
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            found += [
-                f"{where}:{n}: {m.group()}"
-                for m in PROCESS_WORDS.finditer(line)
-                if (m.group(1).lower(), int(m.group(2))) not in kept
-            ]
+            found += [f"{where}:{n}: {m.group()}" for m in PROCESS_WORDS.finditer(line)]
     return found
 
 
@@ -317,10 +287,6 @@ def test_the_code_tests_benchmarks_and_scripts_speak_of_the_product() -> None:
     assert not found, "references to the work process:\n" + "\n".join(found)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="README.md and docs/ still carry numbered sessions until their rewrite lands",
-)
 def test_readme_and_docs_speak_of_the_product() -> None:
     found = process_words("README.md", "docs")
     assert not found, "references to the work process:\n" + "\n".join(found)

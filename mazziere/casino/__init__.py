@@ -1,4 +1,4 @@
-"""UNO CASINO: one player against the house for a stake (uno-casino.md, seed 000)."""
+"""UNO CASINO: one player against the house for a stake (docs/rules/casino.md, seed 000)."""
 
 from mazziere.casino.position import format_position, parse_position
 from mazziere.casino.round import (

@@ -1,4 +1,4 @@
-"""A UNO CASINO round: one player against the bank for a stake (uno-casino.md, seed 000).
+"""A UNO CASINO round: one player against the bank for a stake (docs/rules/casino.md, seed 000).
 
 Built on the UNO engine with the ``casino`` preset: seat 0 is the player ("punta", 4 cards,
 moves first), seat 1 the bank ("banco", 5 cards). The player acts through the same
@@ -19,7 +19,7 @@ True
 
 ``turns`` counts every action applied in the round, the player's and the bank's.
 
-A table paces the bank's reply (issue 13): ``bank_moves=0`` stops a deal or a player's move
+A table paces the bank's reply: ``bank_moves=0`` stops a deal or a player's move
 before the bank plays (the end-of-round checks still run); :func:`bank_action` then names the
 bank's next move by its strategy and :func:`play_bank` plays it, one move at a time. The moves,
 the strategy stream and the result are exactly those of the round played all at once.

@@ -1,4 +1,4 @@
-"""UNO CASINO's rule decisions, written once as plain functions on integers (uno-casino.md,
+"""UNO CASINO's rule decisions, written once as plain functions on integers (docs/rules/casino.md,
 seed 000): what is playable, the bank's fixed choice of card and colour, the player's default
 strategy (weights 1-6), and the payout multiplier's steps.
 

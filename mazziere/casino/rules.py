@@ -1,4 +1,4 @@
-"""UNO CASINO table rules and stake validation (uno-casino.md "The round" 1, seed 000).
+"""UNO CASINO table rules and stake validation (docs/rules/casino.md "The round" 1, seed 000).
 
 Money is integer cents. A stake must be whole cents, positive, within the table's limits and
 no more than the session credit; anything else is refused with a :class:`StakeError` before
@@ -62,8 +62,8 @@ class CasinoRules:
     )
     readings: Readings = option(
         Readings(),
-        "How seed 000's open sentences are read (mazziere.casino.readings; the adopted ones "
-        "by default).",
+        "How the published rules' open sentences are read (mazziere.casino.readings; the "
+        "adopted ones by default).",
     )
 
     def __post_init__(self) -> None:
@@ -82,7 +82,7 @@ class CasinoRules:
         if u.max_players != 2 or u.challenge or u.wild4_bluff or u.stacking != "none":
             raise OptionError(
                 "a casino table is one player against the bank with no bluff, challenge or "
-                "stacking (uno-casino.md)",
+                "stacking",
                 "bad_combination",
             )
 

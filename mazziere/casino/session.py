@@ -1,7 +1,7 @@
 """UNO CASINO through the game contract (:mod:`mazziere.game`): one round per hand for a stake
 from the session credit; on a time-out the player's default strategy decides (seed 000).
 
-The bank (seat 1) is a computer player of the table (issue 13): the player's move plays that
+The bank (seat 1) is a computer player of the table: the player's move plays that
 move only; while the bank is to move it is the seat to decide, :meth:`CasinoSession.bot_move`
 names its move by its published strategy and applying it (actor ``bot``) plays that one move,
 each its own recorded step, so the table paces the bank's reply like any computer player. A

@@ -1,4 +1,4 @@
-"""The two fixed strategies of UNO CASINO (uno-casino.md, seed 000 "REGOLE DEL BANCO E
+"""The two fixed strategies of UNO CASINO (docs/rules/casino.md, seed 000 "REGOLE DEL BANCO E
 STRATEGIE DI GIOCO DELLA PUNTA").
 
 Both are pure functions of what their side may know plus a random source for the ties the

@@ -1,6 +1,6 @@
 """A compiled (numba) UNO CASINO round, step for step the round of
-:func:`mazziere.casino.simulate_round`, for RTP runs of 10^8 rounds (design.md "keep it
-separate and prove it equal"; uno-casino.md, seed 000).
+:func:`mazziere.casino.simulate_round`, for RTP runs of 10^8 rounds (docs/architecture.md "keep it
+separate and prove it equal"; docs/rules/casino.md, seed 000).
 
 The rules are not written here. Every rule decision is a plain function that the readable
 round calls too, and numba compiles the same functions into this kernel:

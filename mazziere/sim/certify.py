@@ -15,7 +15,7 @@ What it holds, and how each figure is obtained:
   a few lines of NumPy; the figures assume the measured shares are the true ones.
 * **The largest payout** (x3) and its odds, with GLI-11's rule that an advertised award be
   reachable at least once in 100 million games (``p >= 1e-8``), checked on the count observed.
-* **The skill range** (issue 14): the same measure with a careless player (random legal choices)
+* **The skill range**: the same measure with a careless player (random legal choices)
   on ``N`` rounds (at most :data:`CARELESS_ROUNDS`) and with the search player on
   ``search_rounds`` rounds.
 * **The published RTP** (96.06%, seed 000): whether it lies inside the measured interval.
@@ -208,7 +208,7 @@ def certify_casino(
     top = main.paid_counts[-1]
     p_top = top / main.rounds
     data: dict[str, Any] = {
-        "game": "UNO CASINO (uno-casino.md, seed 000)",
+        "game": "UNO CASINO (docs/rules/casino.md)",
         "rounds": main.rounds,
         "seed": seed,
         "rtp": {"estimate": rtp.estimate, "ci95": [rtp.low, rtp.high]},
@@ -438,13 +438,13 @@ reproducible exactly.</p>
 <td class="{"ok" if legal["met"] else "bad"}">{"met" if legal["met"] else "NOT met"}</td></tr>
 </table>
 <h2>The published RTP</h2>
-<p>Seed 000 publishes a theoretical RTP of {_pct(pub["rtp"])}. The measured RTP is
+<p>The published rules give a theoretical RTP of {_pct(pub["rtp"])}. The measured RTP is
 {_pct(rtp["estimate"])}: the published figure {verdict}.</p>
 <h2>Readings of the rules</h2>
-<p>The sentences of seed 000 whose reading changes the RTP, each other reading measured on the
+<p>The sentences of the published rules whose reading changes the RTP, each other reading measured on the
 same seeds with every other sentence read as adopted (docs/rules/casino.md, "Readings of the
 rules"). The published figure is {_pct(pub["rtp"])}.</p>
-<table><tr><th>reading</th><th>what it reads</th><th>sentence of seed 000</th><th>rounds</th>
+<table><tr><th>reading</th><th>what it reads</th><th>sentence of the rules</th><th>rounds</th>
 <th>RTP</th><th>95% interval</th><th>{_pct(pub["rtp"])}</th></tr>{rows_read}</table>
 <p>{e(found)}</p>
 <h2>Rounds needed for a given interval</h2>

@@ -1,6 +1,6 @@
 """The return to player of UNO CASINO, measured: N independent rounds, the bank on its
-published strategy, the player on its published default (the RTP of uno-casino.md "Return to
-player (RTP)", seed 000) or on one end of the skill range: random legal choices (a careless
+published strategy, the player on its published default (the RTP of docs/rules/casino.md "Return
+to player", seed 000) or on one end of the skill range: random legal choices (a careless
 player) or the search (:func:`mazziere.sim.casino_kernel._search_move`); stake 1 unit a round.
 
 Round ``i`` of a run with master seed ``S`` is played on ``SplitMixRng(round_seed(S, i))``
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 ENGINES = ("kernel", "python")
 """``kernel``: the compiled round; ``python``: :func:`mazziere.casino.simulate_round`."""
 LEGAL_MINIMUM = 0.90
-"""The Italian minimum payout for card games against the house (uno-casino.md)."""
+"""The Italian minimum payout for card games against the house (docs/rules/casino.md)."""
 MAX_ROUNDS = 1 << 62
 CHUNK_CAP = {"kernel": 200_000, "python": 250}
 """Most rounds per job: about half a second of one core for either engine."""

@@ -935,8 +935,8 @@ class Game(GameData):
     def _leave(self, seat: int) -> None:
         if not (self.rules.abandonment and self.players == 2):
             raise IllegalAction(
-                "only two-player tables with the abandonment rule can be left (004: four-player "
-                "tables cannot be left)",
+                "only two-player tables with the abandonment rule can be left (at four players a "
+                "table cannot be left)",
                 "leave_not_allowed",
             )
         abandon(self, seat, "left")
