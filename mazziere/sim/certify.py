@@ -441,9 +441,9 @@ reproducible exactly.</p>
 <p>The published rules give a theoretical RTP of {_pct(pub["rtp"])}. The measured RTP is
 {_pct(rtp["estimate"])}: the published figure {verdict}.</p>
 <h2>Readings of the rules</h2>
-<p>The sentences of the published rules whose reading changes the RTP, each other reading measured on the
-same seeds with every other sentence read as adopted (docs/rules/casino.md, "Readings of the
-rules"). The published figure is {_pct(pub["rtp"])}.</p>
+<p>The sentences of the published rules whose reading changes the RTP, each other reading
+measured on the same seeds with every other sentence read as adopted (docs/rules/casino.md,
+"Readings of the rules"). The published figure is {_pct(pub["rtp"])}.</p>
 <table><tr><th>reading</th><th>what it reads</th><th>sentence of the rules</th><th>rounds</th>
 <th>RTP</th><th>95% interval</th><th>{_pct(pub["rtp"])}</th></tr>{rows_read}</table>
 <p>{e(found)}</p>
