@@ -159,7 +159,7 @@ def diff_positions(a: CasinoRound, b: CasinoRound) -> list[str]:
 
     >>> a = parse_position("casino uno hands=R1/G5 discard=R7")
     >>> diff_positions(a, parse_position("casino mult=2 uno hands=R1/G5 discard=R7 clock=3"))
-    ['mult: 3 != 2', 'uno.clock: 0 != 3']
+    ['mult: 3 != 2', 'lowest: 3 != 2', 'uno.clock: 0 != 3']
     """
 
     def fields(r: CasinoRound) -> dict[str, str]:
