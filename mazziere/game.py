@@ -25,12 +25,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal, Self
 
 from mazziere import wire
-from mazziere.errors import MazziereError, OptionError
+from mazziere.errors import MazziereError, NotYourTurn, OptionError
 from mazziere.rng import ShakeRng
 from mazziere.textevents import TextEvent
-
-_EVENTS: dict[tuple[type, str], dict[str, Any]] = {}
-"""Structured forms of event texts, by event family and text (:meth:`GameSession.event_wire`)."""
 
 REGISTRY: dict[str, str] = {
     "uno": "mazziere.uno.session:UnoSession",
@@ -93,43 +90,53 @@ def bot_random(seed_hex: str, seq: int) -> random.Random:
 
 
 # ------------------------------------------------------------------------------ steps
-Visibility = tuple[str, int | None, int | None]
+Visibility = tuple[TextEvent, int | None, int | None]
 
 
-def event_rows(events: list[Any]) -> list[Visibility]:
+def event_rows(events: Iterable[TextEvent]) -> list[Visibility]:
     """Each event once for everybody, or, if it has private fields, in full for its owner and
     blanked for everybody else (see :class:`Step`)."""
     rows: list[Visibility] = []
     for e in events:
-        assert isinstance(e, TextEvent)
         owner = getattr(e, e.owner_field) if e.private_fields and e.owner_field else None
         if owner is None:
-            rows.append((str(e), None, None))
+            rows.append((e, None, None))
         else:
-            rows.append((str(e), owner, None))
-            rows.append((str(e.for_seat(None)), None, owner))
+            rows.append((e, owner, None))
+            rows.append((e.for_seat(None), None, owner))
     return rows
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One applied action: who, what (text), by whom (player, bot, server), and its events as
-    ``(text, only, hidden_from)``: ``only`` is the one seat that may see that text (``None``:
-    anyone but ``hidden_from``), so a drawn card goes to its owner and a count to the rest."""
+    """One applied action: who, what (the game's action object), by whom (player, bot,
+    server), and its events as ``(event, only, hidden_from)``: ``only`` is the one seat that
+    may see that event (``None``: anyone but ``hidden_from``), so a drawn card goes to its owner
+    and a count to the rest. Objects all the way: text is made where text is the product (the
+    hand's record, :meth:`record`; the terminal; positions)."""
 
     seat: int
-    action: str
+    action: Any
     actor: str
     events: list[Visibility]
-    played: tuple[str, ...] | None = None
-    """For a server action that decides for the seat (a time-out whose text is ``timeout``):
-    the moves it made, as action texts (empty: it made none, as when the time-out itself ends
-    the game); ``None``: the action is itself the move."""
+    played: tuple[Any, ...] | None = None
+    """For a server action that decides for the seat (a time-out): the moves it made, as the
+    game's action objects (empty: it made none, as when the time-out itself ends the game);
+    ``None``: the action is itself the move."""
 
     @property
-    def moves(self) -> tuple[str, ...]:
-        """The game moves this step made, as action texts (what a log names)."""
+    def text(self) -> str:
+        """The action's text, as the hand's record keeps it."""
+        return str(self.action)
+
+    @property
+    def moves(self) -> tuple[Any, ...]:
+        """The game moves this step made, as action objects (what a log names)."""
         return (self.action,) if self.played is None else self.played
+
+    def record(self) -> tuple[str, list[tuple[str, int | None, int | None]]]:
+        """The step's text forms for the hand's record: the action and each event row."""
+        return str(self.action), [(str(e), only, hidden) for e, only, hidden in self.events]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,14 +146,14 @@ class SeenStep:
 
     seat: int
     actor: str
-    action: str | None
-    """The action's text; ``None`` when it names what this seat may not see (the cards a poker
-    player throws away): the step's events say what the seat may know of it (how many)."""
-    moves: tuple[str, ...] | None
+    action: Any | None
+    """The action (object); ``None`` when it names what this seat may not see (the cards a
+    poker player throws away): the step's events say what the seat may know of it (how many)."""
+    moves: tuple[Any, ...] | None
     """A time-out's moves (:attr:`Step.played`) that this seat may see; ``None``: the action is
     itself the move."""
-    events: tuple[str, ...]
-    """The texts of the step's events that this seat may see (:meth:`GameSession.visible`)."""
+    events: tuple[TextEvent, ...]
+    """The step's events that this seat may see (:meth:`GameSession.visible`)."""
 
 
 # ------------------------------------------------------------------------------ tables
@@ -183,6 +190,12 @@ class GameSession(ABC):
     """Every event class the game emits."""
     event_base: ClassVar[type[TextEvent]] = TextEvent
     """The game's event base, whose registry reads its events' text forms."""
+    server_actions: ClassVar[tuple[type, ...]] = ()
+    """Action classes only the server applies (a time-out, the end of a timed hand): refused
+    with ``server_only`` whoever else sends them (:meth:`apply`)."""
+    timeout_action: ClassVar[type | None] = None
+    """The class of the action the server records for a time-out (:meth:`timeout`), when the
+    game records one (``None``: the time-out is recorded as the move it made)."""
 
     @classmethod
     @abstractmethod
@@ -203,23 +216,35 @@ class GameSession(ABC):
         return wire.json_schema(list(cls.action_types), list(cls.event_types))
 
     @classmethod
-    def event_wire(cls, text: str) -> dict[str, Any]:
-        """The structured form of one recorded event text, built once per text (as
-        :func:`mazziere.wire.action` does for actions): the same texts recur in every hand and
-        go to every seat, so parsing each again would cost the server on every update.
-        Callers must not change the dict."""
-        return wire.cached(
-            _EVENTS, (cls.event_base, text), lambda: wire.event(cls.event_base.parse(text))
+    def recorded_step(
+        cls,
+        seat: int,
+        action: str,
+        actor: str,
+        events: Iterable[tuple[str, int | None, int | None]],
+    ) -> Step:
+        """A step read back from the hand's record (:meth:`Step.record`)."""
+        parse = cls.event_base.parse
+        return Step(
+            seat,
+            cls.parse_action(action),
+            actor,
+            [(parse(text), only, hidden) for text, only, hidden in events],
         )
 
     @classmethod
-    def action_wire(cls, text: str) -> dict[str, Any]:
-        """The structured form of one action text."""
-        return wire.action(cls.parse_action(text))
+    def event_wire(cls, e: TextEvent) -> dict[str, Any]:
+        """An event's structured form."""
+        return wire.event(e)
+
+    @classmethod
+    def action_wire(cls, action: Any) -> dict[str, Any]:
+        """An action's structured form (from the object, or read from its text)."""
+        return wire.action(cls.parse_action(action) if isinstance(action, str) else action)
 
     def legal_wire(self, seat: int) -> list[dict[str, Any]]:
         """The legal actions of ``seat`` in their structured forms."""
-        return [self.action_wire(t) for t in self.legal(seat)]
+        return [wire.action(a) for a in self.legal_actions(seat)]
 
     # --- making games
     @staticmethod
@@ -272,16 +297,29 @@ class GameSession(ABC):
         """Seats with a pending decision (a timer runs for each human one)."""
 
     @abstractmethod
+    def legal_actions(self, seat: int) -> list[Any]:
+        """The legal actions of ``seat`` now, in a stable order (the game's action objects)."""
+
     def legal(self, seat: int) -> list[str]:
-        """The legal actions of ``seat`` now, in a stable order, as text."""
+        """The legal actions of ``seat`` now, as text (what a client sends back)."""
+        return [str(a) for a in self.legal_actions(seat)]
 
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (JSON-ready); ``None`` for a spectator."""
 
+    def apply(self, seat: int, action: Any, actor: str) -> Step:
+        """Apply an action: the game's action object (a bot's, the server's), or its text as a
+        client sends it, read here. Raises a typed MazziereError, changing nothing, if refused;
+        an action of :attr:`server_actions` is refused for any actor but the server."""
+        act = self.parse_action(action) if isinstance(action, str) else action
+        if actor != "server" and isinstance(act, self.server_actions):
+            raise NotYourTurn("only the server sends time-outs", "server_only")
+        return self._apply(seat, act, actor)
+
     @abstractmethod
-    def apply(self, seat: int, action: str, actor: str) -> Step:
-        """Apply an action (raises a typed MazziereError, changing nothing, if refused)."""
+    def _apply(self, seat: int, action: Any, actor: str) -> Step:
+        """Apply the game's action object for ``actor`` (:meth:`apply` read and vetted it)."""
 
     @abstractmethod
     def timeout(self, seat: int) -> Step:
@@ -289,8 +327,9 @@ class GameSession(ABC):
         it made (:attr:`Step.moves`)."""
 
     @abstractmethod
-    def bot_move(self, seat: int) -> str | None:
-        """What a bot at ``seat`` does now (``None``: nothing now)."""
+    def bot_move(self, seat: int) -> Any | None:
+        """What a bot at ``seat`` does now, as the game's action object (``None``: nothing
+        now)."""
 
     def seat_view(self, seat: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """The view and the legal actions (structured, :mod:`mazziere.wire`) of ``seat``,
@@ -298,7 +337,7 @@ class GameSession(ABC):
         once)."""
         return self.view(seat), self.legal_wire(seat)
 
-    def leave_action(self, seat: int) -> str | None:
+    def leave_action(self, seat: int) -> Any | None:
         """The game's own action for a player leaving mid-game, if it has one (two-player
         online UNO: the leaver abandons the match)."""
         return None
@@ -307,20 +346,20 @@ class GameSession(ABC):
         """The result recorded when ``seat`` leaves a game whose table forfeits it."""
         return {"winner": None, "reason": "left", "left": seat}
 
-    def visible(self, step: Step, seat: int | None) -> list[str]:
-        """The texts of ``step``'s events that ``seat`` may see."""
+    def visible(self, step: Step, seat: int | None) -> list[TextEvent]:
+        """The events of ``step`` that ``seat`` may see."""
         return [
-            text
-            for text, only, hidden_from in step.events
+            e
+            for e, only, hidden_from in step.events
             if (only is None and (hidden_from is None or hidden_from != seat)) or only == seat
         ]
 
     # --- what a seat may see of a step
     @classmethod
-    def shown_action(cls, seat: int, action: str, viewer: int | None) -> str | None:
-        """``seat``'s action text as ``viewer`` (``None``: a spectator) may see it while the
-        hand's seed is secret: the text itself, or ``None`` when it names cards only ``seat``
-        may see. Every action of a game is public unless its game says otherwise."""
+    def shown_action(cls, seat: int, action: Any, viewer: int | None) -> Any | None:
+        """``seat``'s action as ``viewer`` (``None``: a spectator) may see it while the hand's
+        seed is secret: the action itself, or ``None`` when it names cards only ``seat`` may
+        see. Every action of a game is public unless its game says otherwise."""
         return action
 
     def seen(self, step: Step, viewer: int | None, revealed: bool = False) -> SeenStep:
@@ -329,8 +368,8 @@ class GameSession(ABC):
         ``revealed``: the hand is over and its seed published, from which anyone can rebuild
         every card, so its actions show in full; its events stay as the viewer saw them."""
 
-        def shown(text: str) -> str | None:
-            return text if revealed else self.shown_action(step.seat, text, viewer)
+        def shown(action: Any) -> Any | None:
+            return action if revealed else self.shown_action(step.seat, action, viewer)
 
         moves = None
         if step.played is not None:
@@ -345,20 +384,14 @@ class GameSession(ABC):
         """One step of a hand's replay as ``viewer`` saw it (:meth:`seen`), structured, with
         ``view``, the viewer's view after it (``None``: it could not be rebuilt)."""
         seen = self.seen(step, viewer, revealed)
-        act: dict[str, Any] | None = None
-        if seen.action is not None:
-            try:
-                act = self.action_wire(seen.action)
-            except MazziereError:  # "timeout" and the like: the server's own words
-                act = None
         return {
             "seq": seq,
             "seat": step.seat,
-            "action": seen.action,
-            "act": act,
-            "moves": None if seen.moves is None else [self.action_wire(t) for t in seen.moves],
+            "action": None if seen.action is None else str(seen.action),
+            "act": None if seen.action is None else wire.action(seen.action),
+            "moves": None if seen.moves is None else [wire.action(m) for m in seen.moves],
             "actor": step.actor,
-            "events": [self.event_wire(text) for text in seen.events],
+            "events": [wire.event(e) for e in seen.events],
             "view": view,
         }
 
@@ -369,14 +402,16 @@ def replay(
     """A recorded hand as ``viewer`` saw it: its view as dealt, then each step (numbered, as
     recorded) with the viewer's view after it (:meth:`GameSession.replay_step`). ``game`` is the
     hand as dealt (:meth:`GameSession.from_setup`); each step is applied to it again, and a
-    time-out (recorded as the word ``timeout``) is acted again to name the moves it made.
+    recorded time-out (:attr:`GameSession.timeout_action`) is acted again to name the moves it
+    made.
     ``revealed``: the hand is over and its seed published (:meth:`GameSession.seen`)."""
     initial = game.view(viewer)
     out: list[dict[str, Any]] = []
     for seq, step in steps:
         view: dict[str, Any] | None
         try:
-            if step.actor == "server" and step.action == "timeout":
+            timed_out = game.timeout_action
+            if step.actor == "server" and timed_out and isinstance(step.action, timed_out):
                 step = replace(step, played=game.timeout(step.seat).played or ())
             else:
                 game.apply(step.seat, step.action, step.actor)

@@ -247,17 +247,10 @@ def redealt_step(game: GameSession, step: Step, sigma: Sigma, card: type) -> Ste
     """The step's record with its cards exchanged by ``sigma``: the action, a time-out's
     moves, every event (its owner's text and the others' alike)."""
 
-    def action(text: str) -> str:
-        try:
-            act = game.parse_action(text)
-        except MazziereError:  # "timeout": no card in it
-            return text
-        return str(relabel(act, sigma, card))
+    def action(act: Any) -> Any:
+        return relabel(act, sigma, card)
 
-    events = [
-        (str(relabel(game.event_base.parse(text), sigma, card)), only, hidden)
-        for text, only, hidden in step.events
-    ]
+    events = [(relabel(e, sigma, card), only, hidden) for e, only, hidden in step.events]
     played = None if step.played is None else tuple(action(t) for t in step.played)
     return Step(step.seat, action(step.action), step.actor, events, played)
 
@@ -274,8 +267,7 @@ def what_is_seen(game: GameSession, seq: int, step: Step, seat: int | None) -> A
 def step_cards(kind: Kind, game: GameSession, step: Step) -> set[Any]:
     """The cards the rules show everyone in the step's events (a play, a showdown)."""
     out: set[Any] = set()
-    for text, _, _ in step.events:
-        e = game.event_base.parse(text)
+    for e, _, _ in step.events:
         if isinstance(e, kind.public):
             out |= set(_cards_in(e, kind.card))
     return out
@@ -306,7 +298,8 @@ def check_random_game(name: str, seed: int) -> Counter[str]:
         step = next_step(kind, game, rnd)
         if step is None:
             break
-        recorded.append((seq, Step(step.seat, step.action, step.actor, step.events)))
+        text, rows_ = step.record()  # as the hand's record keeps it, and reads it back
+        recorded.append((seq, type(game).recorded_step(step.seat, text, step.actor, rows_)))
         public = step_cards(kind, game, step)
         cards = kind.cards(game)
         for seat in viewers:

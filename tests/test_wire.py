@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from mazziere import game as game_module
 from mazziere import wire
 from mazziere.game import GameSession, Step, find_game, game_names, new_seed
 from mazziere.server.protocol import json_schema
@@ -63,30 +62,29 @@ def test_every_action_and_event_has_a_structured_form_in_the_schema(name: str) -
                 assert str(kind.parse_action(a["text"])) == a["text"]
                 _check(a, schema["actions"][a["kind"]])
                 seen_kinds.add(a["kind"])
-            for ev_text, _, _ in step.events:
-                ev = kind.event_wire(ev_text)
+            for event, _, _ in step.events:
+                ev = wire.event(event)
                 _check(ev, schema["events"][ev["type"]])
                 seen_types.add(ev["type"])
     assert len(seen_kinds) >= 3 and len(seen_types) >= 4, (seen_kinds, seen_types)
 
 
 @pytest.mark.parametrize("name", ["uno", "casino", "poker"])
-def test_an_event_texts_structured_form_is_built_once_and_is_a_fresh_parse(name: str) -> None:
-    """``event_wire`` keeps each text's structured form (the server sends the same texts to
-    every seat, hand after hand): what it returns is what parsing the text gives, the same
-    object the next time, and a full cache starts again without changing any answer."""
+def test_a_recorded_step_reads_back_to_the_same_structured_forms(name: str) -> None:
+    """The hand's record keeps a step as text (:meth:`~mazziere.game.Step.record`); read back,
+    every action and event has the structured form the live update sent from the objects."""
     kind = find_game(name)
-    texts: list[str] = []
+    checked = 0
     for seed in range(3):
         for _legal, step in _play(name, seed, 400):
-            texts += [t for t, _, _ in step.events]
-    assert len(texts) > 50
-    for t in texts:
-        first = kind.event_wire(t)
-        assert first == wire.event(kind.event_base.parse(t))
-        assert kind.event_wire(t) is first
-    game_module._EVENTS.clear()
-    assert all(kind.event_wire(t) == wire.event(kind.event_base.parse(t)) for t in texts)
+            text, rows = step.record()
+            back = kind.recorded_step(step.seat, text, step.actor, rows)
+            assert wire.action(back.action) == wire.action(step.action)
+            assert [(wire.event(e), o, h) for e, o, h in back.events] == [
+                (wire.event(e), o, h) for e, o, h in step.events
+            ]
+            checked += len(rows)
+    assert checked > 50
 
 
 def test_new_seed_is_256_bits() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from mazziere import wire
 from mazziere.casino import (
     BANK,
     PLAYER,
@@ -27,10 +28,11 @@ from mazziere.casino import (
     view,
 )
 from mazziere.casino.events import MultiplierChanged, RoundEnded
-from mazziere.casino.round import CasinoRound
+from mazziere.casino.round import CasinoRound, CasinoView
 from mazziere.errors import GameOver, IllegalAction, NotYourTurn
 from mazziere.game import GameSession, Step, TableRules, event_rows, seed_rng
 from mazziere.uno import Action
+from mazziere.uno import actions as A
 from mazziere.uno.events import Event
 from mazziere.uno.session import UNO_ACTIONS, UNO_EVENTS
 
@@ -53,6 +55,8 @@ class CasinoSession(GameSession):
     action_types = UNO_ACTIONS
     event_types = (*UNO_EVENTS, MultiplierChanged, RoundEnded)
     event_base = Event
+    server_actions = A.SERVER_ONLY
+    timeout_action = A.Timeout
 
     @classmethod
     def parse_action(cls, text: str) -> Action:
@@ -146,13 +150,21 @@ class CasinoSession(GameSession):
     def _bank_to_move(self) -> bool:
         return self.paced_bank and self.round.result is None and self.round.uno.current == BANK
 
-    def legal(self, seat: int) -> list[str]:
-        return [str(a) for a in legal_actions(self.round)] if seat == 0 else []
+    def legal_actions(self, seat: int) -> list[Action]:
+        return list(legal_actions(self.round)) if seat == PLAYER else []
+
+    def seat_view(self, seat: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The view and the player's legal actions from one engine view (it lists them)."""
+        v = view(self.round)
+        legal = [wire.action(a) for a in v.legal] if seat == PLAYER else []
+        return self._view_json(v, seat), legal
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        return self._view_json(view(self.round), seat)
+
+    def _view_json(self, v: CasinoView, seat: int | None) -> dict[str, Any]:
         """The player's view (seat 0) never shows the bank's hand, only its count; the bank's
         own view (seat 1) shows its hand and not the player's."""
-        v = view(self.round)
         own = v.hand if seat == PLAYER else self.round.uno.hands[BANK] if seat == BANK else ()
         return {
             "seat": seat,
@@ -172,11 +184,11 @@ class CasinoSession(GameSession):
             "result": self.result() or None,
         }
 
-    def _step(self, action: str, actor: str, events: list[Event], seat: int = PLAYER) -> Step:
+    def _step(self, action: Action, actor: str, events: list[Event], seat: int = PLAYER) -> Step:
         # the bank's cards are the bank's (seat 1): nobody else sees them
         return Step(seat, action, actor, event_rows(events))
 
-    def apply(self, seat: int, action: str, actor: str) -> Step:
+    def _apply(self, seat: int, action: Action, actor: str) -> Step:
         if seat == BANK and self.paced_bank:
             return self._apply_bank(action, actor)
         if seat != PLAYER:
@@ -184,14 +196,14 @@ class CasinoSession(GameSession):
         self.round, events = apply(self.round, action, bank_moves=self._bank_moves)
         return self._step(action, actor, events)
 
-    def _apply_bank(self, action: str, actor: str) -> Step:
+    def _apply_bank(self, action: Action, actor: str) -> Step:
         """The bank's next move: only the one its published strategy makes now."""
         if self.round.result is not None:
             raise GameOver("the round is over")
         move = bank_action(self.round)
         if move is None:
             raise NotYourTurn("the player is to move")
-        if str(Action.parse(action)) != str(move):
+        if action != move:
             raise IllegalAction(
                 f"the bank plays by its published strategy: {move}, not {action}",
                 "not_bank_strategy",
@@ -205,13 +217,12 @@ class CasinoSession(GameSession):
             raise NotYourTurn("only the player's time runs out at a casino table")
         if self.round.result is not None:
             raise GameOver("the round is over")
-        move = str(default_action(self.round))
+        move = default_action(self.round)
         self.round, events = play_default(self.round, bank_moves=self._bank_moves)
-        return replace(self._step("timeout", "server", events), played=(move,))
+        return replace(self._step(A.TIMEOUT, "server", events), played=(move,))
 
-    def bot_move(self, seat: int) -> str | None:
+    def bot_move(self, seat: int) -> Action | None:
         """The bank's next move by its strategy (on a copy of the round's strategy stream)."""
         if seat != BANK or not self._bank_to_move():
             return None
-        move = bank_action(self.round)
-        return None if move is None else str(move)
+        return bank_action(self.round)

@@ -6,11 +6,11 @@ the draw are its own: the other seat learns only how many (:meth:`PokerSession.s
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from mazziere import wire
-from mazziere.errors import MazziereError, OptionError
+from mazziere.errors import OptionError
 from mazziere.fields import check_values
 from mazziere.game import GameSession, Step, TableRules, bot_random, event_rows, seed_rng
 from mazziere.poker import View
@@ -26,6 +26,7 @@ DEFAULT_LEVEL = "normal"
 """The computer's level at a table that names none."""
 DEFAULT_PRESET = "classic"
 """The rule set of a table that names none."""
+T = TypeVar("T")
 
 
 def poker_rules(config: dict[str, Any]) -> Rules:
@@ -53,18 +54,20 @@ def playable(rules: Rules) -> Rules:
     return rules
 
 
-def check_or_fold(legal: list[str], owed: int = 0) -> str:
+def check_or_fold(legal: Sequence[T], owed: int = 0) -> T:
     """The time-out decision (platform.md "Time and presence"): check if it is free, else fold;
     in the draw, stand pat. Free means ``wait`` (ASPETTA), or, owing nothing, ``replace``
-    (SOSTITUISCI: go to the draw) or ``see`` (VEDI: the showdown)."""
+    (SOSTITUISCI: go to the draw) or ``see`` (VEDI: the showdown). ``legal``: the legal
+    actions (objects or their texts); the one chosen is returned as given."""
+    by_text = {str(a): a for a in legal}
     for word in ("draw", "wait"):
-        if word in legal:
-            return word
+        if word in by_text:
+            return by_text[word]
     if owed == 0:
         for word in ("replace", "see"):
-            if word in legal:
-                return word
-    return "fold" if "fold" in legal else legal[0]
+            if word in by_text:
+                return by_text[word]
+    return by_text.get("fold", legal[0])
 
 
 class PokerSession(GameSession):
@@ -135,10 +138,11 @@ class PokerSession(GameSession):
         return {"winner": COMPUTER, "reason": "left"}
 
     @classmethod
-    def shown_action(cls, seat: int, action: str, viewer: int | None) -> str | None:
+    def shown_action(cls, seat: int, action: Any, viewer: int | None) -> Any | None:
         """A draw names the cards thrown away: only the seat that drew sees them; anyone else
         learns how many from the step's ``drew`` event (draw-poker.md "The draw" 2)."""
-        return action if viewer == seat or not names_cards(action) else None
+        names_cards = isinstance(action, PA.Draw) and bool(action.cards)
+        return action if viewer == seat or not names_cards else None
 
     @property
     def setup(self) -> dict[str, Any]:
@@ -167,8 +171,8 @@ class PokerSession(GameSession):
         self._legal = (self.state, seat, acts)
         return acts
 
-    def legal(self, seat: int) -> list[str]:
-        return [str(a) for a in self._legal_actions(seat)]
+    def legal_actions(self, seat: int) -> list[PA.Action]:
+        return list(self._legal_actions(seat))
 
     def legal_wire(self, seat: int) -> list[dict[str, Any]]:
         """The legal actions' structured forms (:meth:`_legal_of`)."""
@@ -221,31 +225,20 @@ class PokerSession(GameSession):
             else {"winner": v.result.winner, "reason": v.result.reason},
         }
 
-    def apply(self, seat: int, action: str, actor: str) -> Step:
+    def _apply(self, seat: int, action: PA.Action, actor: str) -> Step:
         self.state, events = poker.apply(self.state, seat, action)
         self.seq += 1
         return Step(seat, action, actor, event_rows(events))
 
     def timeout(self, seat: int) -> Step:
         owed = poker.view(self.state, seat).owed
-        return self.apply(seat, check_or_fold(self.legal(seat), owed), "server")
+        return self.apply(seat, check_or_fold(self._legal_actions(seat), owed), "server")
 
-    def bot_move(self, seat: int) -> str | None:
+    def bot_move(self, seat: int) -> PA.Action | None:
         if seat != COMPUTER or self.state.is_over or self.state.current != COMPUTER:
             return None
         v = poker.view(self.state, COMPUTER)
-        return str(find_bot(self.level).act(v, bot_random(self.seed, self.seq)))
-
-
-@lru_cache(maxsize=4096)
-def names_cards(action: str) -> bool:
-    """Whether the action text names cards (a draw that replaces some); a text that is no
-    action counts as naming them, so that nothing unread reaches another seat."""
-    try:
-        act = PA.Action.parse(action)
-    except MazziereError:
-        return True
-    return isinstance(act, PA.Draw) and bool(act.cards)
+        return find_bot(self.level).act(v, bot_random(self.seed, self.seq))
 
 
 _BETS: dict[tuple[tuple[str, ...], tuple[int, int] | None], list[dict[str, Any]]] = {}

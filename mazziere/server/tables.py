@@ -486,7 +486,7 @@ class TableActor:
         assert self.session is not None
         if steps:
             self.state_no += 1
-        wired: dict[str, dict[str, Any]] = {}  # each event text made structured once
+        wired: dict[Any, dict[str, Any]] = {}  # each event made structured once
         for step in steps:
             self.srv.metrics.decisions.labels(self.game, step.actor).inc()
             auto = step.actor == "server" and bool(step.moves)

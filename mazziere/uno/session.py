@@ -95,6 +95,8 @@ class UnoSession(GameSession):
     action_types = UNO_ACTIONS
     event_types = UNO_EVENTS
     event_base = Event
+    server_actions = A.SERVER_ONLY
+    timeout_action = A.Timeout
 
     @classmethod
     def parse_action(cls, text: str) -> Action:
@@ -146,8 +148,8 @@ class UnoSession(GameSession):
         leaver abandons: :meth:`leave_action`)."""
         return TableRules(fill_bots=str(config.get("bots", DEFAULT_BOTS)), seat_after_start=False)
 
-    def leave_action(self, seat: int) -> str | None:
-        return "leave" if self.rules.abandonment and self.players == 2 else None
+    def leave_action(self, seat: int) -> Action | None:
+        return A.LEAVE if self.rules.abandonment and self.players == 2 else None
 
     @staticmethod
     def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
@@ -180,8 +182,8 @@ class UnoSession(GameSession):
     def deciders(self) -> list[int]:
         return [] if self.state.is_over else [self.state.current]
 
-    def legal(self, seat: int) -> list[str]:
-        return [str(a) for a in view(self.state, seat).legal]
+    def legal_actions(self, seat: int) -> list[Action]:
+        return list(view(self.state, seat).legal)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return view_json(view(self.state, seat))
@@ -190,8 +192,8 @@ class UnoSession(GameSession):
         v = view(self.state, seat)  # the view carries the legal actions: computed once
         return view_json(v), [wire.action(a) for a in v.legal]
 
-    def apply(self, seat: int, action: str, actor: str) -> Step:
-        state, events = apply(self.state, seat, Action.parse(action))
+    def _apply(self, seat: int, action: Action, actor: str) -> Step:
+        state, events = apply(self.state, seat, action)
         self.state = state
         self.seq += 1
         return Step(seat, action, actor, event_rows(events))
@@ -199,30 +201,29 @@ class UnoSession(GameSession):
     def timeout(self, seat: int) -> Step:
         """The engine's ``timeout`` (seed 004 auto-play), naming the moves it made."""
         played = () if self._time_out_ends_match() else autoplay_moves(self.state, seat)
-        return replace(self.apply(seat, "timeout", "server"), played=played)
+        return replace(self.apply(seat, A.TIMEOUT, "server"), played=played)
 
     def _time_out_ends_match(self) -> bool:
         """Two-player online UNO: a time-out abandons the match (004), playing nothing."""
         return self.rules.abandonment and self.players == 2
 
-    def bot_move(self, seat: int) -> str | None:
+    def bot_move(self, seat: int) -> Action | None:
         name = self.bots.get(seat)
         if name is None or self.state.is_over:
             return None
         v = view(self.state, seat)
         if not v.legal:
             return None
-        act = find_bot(name).act(v, bot_random(self.seed, self.seq * 16 + seat))
-        return None if act is None else str(act)
+        return find_bot(name).act(v, bot_random(self.seed, self.seq * 16 + seat))
 
 
-def autoplay_moves(state: State, seat: int) -> tuple[str, ...]:
-    """The moves seed 004's auto-play makes for ``seat`` when its time runs out, as action
-    texts: one decision at a time with :func:`~mazziere.uno.autoplay.choose_autoplay` (the
-    engine's own choice), until a card is played, a drawn card kept or played, or a pending
-    draw taken (``draw`` then ``pass``; ``uno`` then ``R3``...). Names them for the table's log;
-    the engine's ``timeout`` action makes them (a test checks both agree)."""
-    moves: list[str] = []
+def autoplay_moves(state: State, seat: int) -> tuple[Action, ...]:
+    """The moves seed 004's auto-play makes for ``seat`` when its time runs out, as actions:
+    one decision at a time with :func:`~mazziere.uno.autoplay.choose_autoplay` (the engine's
+    own choice), until a card is played, a drawn card kept or played, or a pending draw taken
+    (``draw`` then ``pass``; ``uno`` then ``R3``...). Names them for the table's log; the
+    engine's ``timeout`` action makes them (a test checks both agree)."""
+    moves: list[Action] = []
     for _ in range(4):
         v = view(state, seat)
         if v.phase is Phase.OVER or v.current != seat:
@@ -231,7 +232,7 @@ def autoplay_moves(state: State, seat: int) -> tuple[str, ...]:
         if not legal:
             break
         action = choose_autoplay(legal, v.hand, v.phase)
-        moves.append(str(action))
+        moves.append(action)
         state, _ = apply(state, seat, action)
         if v.phase is Phase.PLAY and not isinstance(action, (A.Draw, A.CallUno)):
             break

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from mazziere.casino import BANK, PLAYER, CasinoRules, new_round, play_default
+from mazziere.casino.events import RoundEnded
 from mazziere.errors import IllegalAction, NotYourTurn
 from mazziere.game import Step, find_game, seed_rng
 
@@ -85,13 +86,13 @@ def test_the_paced_bank_plays_exactly_the_round_played_all_at_once(n: int) -> No
         "turns": r.result.turns,
     }
     # one settlement: the round's end is told once, in the step that ended it
-    ended = [i for i, st in enumerate(steps) for text, *_ in st.events if "round_ended" in text]
+    ended = [i for i, st in enumerate(steps) for e, *_ in st.events if isinstance(e, RoundEnded)]
     assert len(ended) == 1 and ended[0] == len(steps) - 1
-    assert all(st.seat == BANK and st.actor == "bot" for st in steps if st.action != "timeout")
+    assert all(st.seat == BANK and st.actor == "bot" for st in steps if st.text != "timeout")
     # the recorded steps replay to the same round (crash recovery, the hand history)
     again = kind.from_setup(g.setup, seed)
     for st in steps:
-        if st.action == "timeout":
+        if st.text == "timeout":
             again.timeout(st.seat)
         else:
             again.apply(st.seat, st.action, st.actor)

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from mazziere.game import Step, find_game
+from mazziere.game import find_game
 from mazziere.game import replay as replay_hand
 from mazziere.server.routes.deps import Me, Srv
 from mazziere.server.store import hands
@@ -48,11 +48,9 @@ async def replay(hand_id: int, account: Me, server: Srv) -> dict[str, Any]:
             raise TableError("no such hand of yours", "no_hand")
         rows = await hands.actions_of(db, hand_id)
     done = hand.status == "done"
-    recorded = [
-        (r.seq, Step(r.seat, r.action, r.actor, [(t, only, hid) for t, only, hid in r.events]))
-        for r in rows
-    ]
-    game = find_game(hand.game).from_setup(hand.setup, hand.seed)
+    kind = find_game(hand.game)
+    recorded = [(r.seq, kind.recorded_step(r.seat, r.action, r.actor, r.events)) for r in rows]
+    game = kind.from_setup(hand.setup, hand.seed)
     initial, steps = replay_hand(game, recorded, seat, revealed=done)
     return {
         "hand": hand.id,

@@ -134,18 +134,20 @@ async def record_steps(db: AsyncSession, hand_id: int, first_seq: int, steps: li
     if not steps:
         return
     now = datetime.now(UTC)
-    rows = [
-        {
-            "hand_id_": hand_id,
-            "seq_": first_seq + i,
-            "seat_": st.seat,
-            "action_": st.action,
-            "actor_": st.actor,
-            "events_": [list(e) for e in st.events],
-            "created_at_": now,
-        }
-        for i, st in enumerate(steps)
-    ]
+    rows = []
+    for i, st in enumerate(steps):
+        action, events = st.record()
+        rows.append(
+            {
+                "hand_id_": hand_id,
+                "seq_": first_seq + i,
+                "seat_": st.seat,
+                "action_": action,
+                "actor_": st.actor,
+                "events_": [list(e) for e in events],
+                "created_at_": now,
+            }
+        )
     if not defer_insert(db, STEPS, rows):  # in a group commit: one insert for the batch
         await STEPS.executemany(db, rows)
 
