@@ -96,7 +96,7 @@ export default {
       box,
       h(
         'table',
-        { class: 'data-table', 'data-testid': 'history-table' },
+        { class: 'data-table hands', 'data-testid': 'history-table' },
         h(
           'thead',
           {},
@@ -115,14 +115,15 @@ export default {
             h(
               'tr',
               {},
-              h('td', {}, `#${r.hand}`),
-              h('td', {}, h('span', { class: `badge badge-${r.game}` }, t(`game.${r.game}`))),
-              h('td', {}, `#${r.table}`),
-              h('td', {}, dateTime(r.started_at)),
-              h('td', {}, resultText(r)),
+              // a phone shows each hand as a small card: the labels say what the numbers are
+              h('td', { class: 'hand-no', 'data-label': t('history.hand') }, `#${r.hand}`),
+              h('td', { class: 'game' }, h('span', { class: `badge badge-${r.game}` }, t(`game.${r.game}`))),
+              h('td', { class: 'table-no', 'data-label': t('history.table') }, `#${r.table}`),
+              h('td', { class: 'when' }, dateTime(r.started_at)),
+              h('td', { class: 'result' }, resultText(r)),
               h(
                 'td',
-                {},
+                { class: 'replay' },
                 h(
                   'a',
                   { class: 'btn btn-small', href: `#/history/${r.hand}`, 'data-testid': `replay-${r.hand}` },

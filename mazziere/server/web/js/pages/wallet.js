@@ -74,13 +74,13 @@ export default {
             return h(
               'tr',
               { class: first ? 'txn-first' : 'txn-more', 'data-kind': m.kind, 'data-book': m.book },
-              h('td', {}, first ? dateTime(m.at) : ''),
-              h('td', {}, has(`ledger.${m.kind}`) ? t(`ledger.${m.kind}`) : m.kind),
-              h('td', {}, bookName(m.book)),
-              h('td', {}, refText(m.ref)),
+              h('td', { class: 'when' }, first ? dateTime(m.at) : ''),
+              h('td', { class: 'what' }, has(`ledger.${m.kind}`) ? t(`ledger.${m.kind}`) : m.kind),
+              h('td', { class: 'book' }, bookName(m.book)),
+              h('td', { class: 'ref' }, refText(m.ref)),
               h(
                 'td',
-                { class: `num ${m.amount >= 0 ? 'plus' : 'minus'}` },
+                { class: `amount num ${m.amount >= 0 ? 'plus' : 'minus'}` },
                 `${m.amount >= 0 ? '+' : '−'}${money(Math.abs(m.amount))}`,
               ),
             );

