@@ -7,6 +7,7 @@ export const en = {
   'common.you': 'you',
   'common.you_cap': 'You',
   'common.cancel': 'Cancel',
+  'common.close': 'Close',
   'common.ok': 'OK',
   'common.loading': 'Loading…',
 
@@ -275,6 +276,7 @@ export const it = {
   'common.you': 'tu',
   'common.you_cap': 'Tu',
   'common.cancel': 'Annulla',
+  'common.close': 'Chiudi',
   'common.ok': 'OK',
   'common.loading': 'Caricamento…',
 

@@ -80,8 +80,9 @@ export default {
         ),
         this.rulesLink,
         this.leaveBtn,
+        // a refusal lies over the page's top bar: the table under the pointer does not move
+        this.errorBox,
       ),
-      this.errorBox,
       this.watchBanner,
       this.body,
     );
@@ -248,6 +249,16 @@ export default {
         this.errorBox,
         h('strong', {}, text),
         text !== msg.message ? h('span', { class: 'muted' }, ` — ${msg.message}`) : '',
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn btn-ghost btn-small table-error-close',
+            'aria-label': t('common.close'),
+            onclick: () => (this.errorBox.hidden = true),
+          },
+          '×',
+        ),
       );
       this.errorBox.dataset.code = msg.code;
       if (!this.view) showError(msg.code, msg.message); // otherwise the box above the table says it

@@ -85,7 +85,8 @@ export class UnoView extends TableView {
     this.hand.dropZones.push(this.discard);
     this.colorLabel = h('div', { class: 'current-color', 'data-testid': 'current-color' });
     this.direction = h('div', { class: 'direction', 'data-testid': 'direction' });
-    this.pending = h('div', { class: 'pending-badge', hidden: true });
+    // the +2/+4 badge keeps its place when there is nothing to take (the piles stay put)
+    this.pending = h('div', { class: 'pending-badge off', 'aria-hidden': 'true' });
     this.turnLine = h('p', { class: 'turn-line', 'data-testid': 'turn-line', 'aria-live': 'polite' });
     this.buttons = h('div', { class: 'actions', 'data-testid': 'actions' });
     this.meBar = h('div', { class: 'me-bar' });
@@ -190,10 +191,15 @@ export class UnoView extends TableView {
         count === 1
           ? h('span', { class: `uno-flag${v.uno_seat === s && v.uno_called ? ' called' : ''}` }, 'UNO')
           : null,
-        seats[s].connected ? null : h('span', { class: 'tag tag-offline' }, t('seat.offline')),
       );
-      if (isTurn && !seats[s].bot) chip.append(this.clock(this.oppCountdown, true) ?? '');
-      if (isTurn && seats[s].bot) chip.append(h('span', { class: 'thinking', 'data-testid': 'thinking' }, t('motion.thinking')));
+      // what the seat is doing now, on a line of its own that is there even when empty: a chip
+      // keeps its height as the turn goes round (on a phone the chips sit above the piles)
+      const status = h('div', { class: 'opp-status' });
+      if (!seats[s].connected) status.append(h('span', { class: 'tag tag-offline' }, t('seat.offline')));
+      if (isTurn && !seats[s].bot) status.append(this.clock(this.oppCountdown, true) ?? '');
+      if (isTurn && seats[s].bot)
+        status.append(h('span', { class: 'thinking', 'data-testid': 'thinking' }, t('motion.thinking')));
+      chip.append(status);
       this.opponents.append(chip);
     }
     if (v.current === me || msg.time_left === null) this.clock(this.oppCountdown, false);
@@ -221,8 +227,9 @@ export class UnoView extends TableView {
       h('span', { class: 'dir-arrow', 'aria-hidden': 'true' }, cw ? '↻' : '↺'),
       h('span', { class: 'dir-text' }, t(cw ? 'uno.clockwise' : 'uno.counterclockwise')),
     );
-    this.pending.hidden = !v.pending;
-    this.pending.textContent = v.pending ? t('uno.pending_n', { n: v.pending }) : '';
+    this.pending.classList.toggle('off', !v.pending);
+    this.pending.setAttribute('aria-hidden', String(!v.pending));
+    this.pending.textContent = t('uno.pending_n', { n: v.pending || 2 });
 
     // ---- me
     const myTurn = v.current === me && !v.result;
