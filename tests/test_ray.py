@@ -25,8 +25,8 @@ from mazziere.cli import app
 from mazziere.cli.poker import simulate
 from mazziere.errors import OptionError
 from mazziere.poker import Rules as PokerRules
-from mazziere.sim.cluster import INSTALL_HINT, RayCluster, check_address
 from mazziere.sim.pool import run_chunks
+from mazziere.sim.ray_backend import INSTALL_HINT, RayCluster, check_address
 from mazziere.sim.rtp import RtpResult, run_rtp
 from mazziere.sim.uno_sim import UnoSimResult, simulate_uno
 from mazziere.uno import find_preset

@@ -22,7 +22,7 @@ from mazziere.errors import MalformedAction, MazziereError, OptionError
 from mazziere.uno import Rules, find_preset
 
 if TYPE_CHECKING:
-    from mazziere.sim.cluster import RayCluster
+    from mazziere.sim.ray_backend import RayCluster
 
 RayOpt = Annotated[
     bool,
@@ -174,6 +174,6 @@ def ray_cluster(
     a missing Ray or an unreachable cluster when it is opened (typed errors: exit 2)."""
     if not use_ray and address is None:
         return nullcontext(None)
-    from mazziere.sim.cluster import RayCluster
+    from mazziere.sim.ray_backend import RayCluster
 
     return RayCluster(address, num_cpus=workers if address is None else None)

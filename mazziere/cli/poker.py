@@ -38,7 +38,7 @@ from mazziere.sim.stats import t_quantile
 from mazziere.terminal.poker import play_rules, run_play
 
 if TYPE_CHECKING:
-    from mazziere.sim.cluster import RayCluster
+    from mazziere.sim.ray_backend import RayCluster
 
 DEALS_PER_GAME = 500
 """Deals in each simulated game (games are the unit of work spread over processes)."""

@@ -1,5 +1,5 @@
 """Chunks of simulation work over a process pool or a Ray cluster
-(:class:`~mazziere.sim.cluster.RayCluster`), written once for every simulation (UNO matches,
+(:class:`~mazziere.sim.ray_backend.RayCluster`), written once for every simulation (UNO matches,
 RTP rounds, the kernel check, poker deals).
 
 A run is cut into jobs, each carrying its own seeds (a range of game or round numbers), so the
@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
-    from mazziere.sim.cluster import RayCluster
+    from mazziere.sim.ray_backend import RayCluster
 
 J = TypeVar("J")
 R = TypeVar("R")

@@ -51,7 +51,7 @@ from mazziere.sim.pool import chunk_ranges, default_workers, run_chunks, start_m
 from mazziere.sim.stats import Interval, wilson, z_quantile
 
 if TYPE_CHECKING:
-    from mazziere.sim.cluster import RayCluster
+    from mazziere.sim.ray_backend import RayCluster
 
 ENGINES = ("kernel", "python")
 """``kernel``: the compiled round; ``python``: :func:`mazziere.casino.simulate_round`."""

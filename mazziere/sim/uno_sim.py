@@ -46,7 +46,7 @@ from mazziere.uno import (
 from mazziere.uno.bots import Bot, find_bot
 
 if TYPE_CHECKING:
-    from mazziere.sim.cluster import RayCluster
+    from mazziere.sim.ray_backend import RayCluster
 
 MAX_STEPS = 200_000
 """Actions allowed in one match before the simulation gives up (a stuck game is a bug)."""
