@@ -431,18 +431,18 @@ async def test_the_orphan_scan_reads_every_table_only_when_a_process_died_or_on_
 
     c.adopt_orphans = adopt_orphans  # type: ignore[method-assign]
     try:
-        await c.redis.set(c._k("alive:" + c.proc), b"1", px=c.lease_ms)
-        await c.redis.hset(c._k("load"), c.proc, 0)
+        await c.redis.set(c.bus.key("alive:" + c.proc), b"1", px=c.leases.lease_ms)
+        await c.redis.hset(c.bus.key("load"), c.proc, 0)
         assert await c.scan_once() == 0 and scans == []  # nobody died: no full scan
         await c.scan_once(full=True)
         assert len(scans) == 1  # the safety tick
-        await c.redis.hset(c._k("load"), "ghost", 3)  # a process whose alive key expired
+        await c.redis.hset(c.bus.key("load"), "ghost", 3)  # a process whose alive key expired
         await c.scan_once()
         assert len(scans) == 2
-        assert await c.redis.hexists(c._k("load"), "ghost")
+        assert await c.redis.hexists(c.bus.key("load"), "ghost")
         await c.scan_once()  # once more, then it is forgotten
         assert len(scans) == 3
-        assert not await c.redis.hexists(c._k("load"), "ghost")
+        assert not await c.redis.hexists(c.bus.key("load"), "ghost")
         await c.scan_once()
         assert len(scans) == 3
     finally:
