@@ -224,89 +224,110 @@ class Machine(Purse):
                 out.append(A.Action.parse(word))
         return out
 
+    def allows(self, seat: int, action: A.Action) -> bool:
+        """Whether ``action`` is one of :meth:`legal`'s actions for ``seat``, tested without
+        listing them: its word is one of :meth:`words`, a bet's amount lies in
+        :meth:`bet_range`, a draw names at most ``max_replace`` distinct cards of the hand (in
+        any order: :meth:`legal` lists each set of cards once, in hand order)."""
+        if action.word not in self.words(seat):
+            return False
+        if isinstance(action, (A.Open, A.Raise)):
+            rng = self.bet_range(seat)
+            return rng is not None and rng[0] <= action.amount <= rng[1]
+        if isinstance(action, A.Draw):
+            cards, hand = action.cards, self.hands[seat]
+            return (
+                len(cards) <= self.rules.max_replace
+                and len(set(cards)) == len(cards)
+                and all(c in hand for c in cards)
+            )
+        return True
+
+    def refusal(self, seat: int, action: A.Action) -> tuple[str, str]:
+        """The code and message of the first rule ``action`` breaks, for an action
+        :meth:`allows` refuses to ``seat`` (whose turn it is, in a game not over)."""
+        word, rules, owed = action.word, self.rules, self._owed(seat)
+        allowed = self.words(seat)
+        if word not in allowed:
+            if word == "wait":
+                reason = "WAIT is only the round's first action, when nothing has been bet"
+                if self.phase is not Phase.BET1:
+                    code = "wrong_phase"
+                elif owed or self.committed[1 - seat]:
+                    code = "wait_after_bet"
+                else:
+                    code = "wait_not_first"
+            elif word == "open" and owed:
+                code = "already_bet"
+                reason = "OPEN only when nothing has been bet: pay and RAISE instead"
+            elif word in ("open", "raise") and self.bet_range(seat) is None:
+                code = "bet_above_cover"
+                reason = "no bet is possible: the other side cannot cover any more"
+            elif word == "raise" and owed and self.raises >= rules.max_raises:
+                code = "max_raises"
+                reason = f"max_raises: at most {rules.max_raises} raises per round"
+            elif word == "raise":
+                code = "nothing_to_raise"
+                reason = "RAISE needs a bet to raise: OPEN instead"
+            else:
+                code = "wrong_phase"
+                reason = f"'{word}' is not an action of the {self.phase} phase now"
+            return code, f"{reason} (allowed now: {', '.join(allowed)})"
+        if isinstance(action, A.Draw):
+            cards = action.cards
+            if len(cards) > rules.max_replace:
+                return (
+                    "max_replace",
+                    f"max_replace: at most {rules.max_replace} cards may be replaced",
+                )
+            if len(set(cards)) != len(cards):
+                return "card_not_in_hand", "the same card cannot be replaced twice"
+            missing = " ".join(str(c) for c in cards if c not in self.hands[seat])
+            return "card_not_in_hand", f"only cards in the hand can be replaced, not {missing}"
+        assert isinstance(action, (A.Open, A.Raise)), f"{action} is legal now"
+        amount, rng = action.amount, self.bet_range(seat)
+        assert rng is not None
+        if amount < rng[0]:
+            return (
+                "bet_below_minimum",
+                f"a bet or raise is at least min_bet = {rng[0]} chips, not {amount}",
+            )
+        if rules.max_bet is not None and amount > rules.max_bet:
+            return "bet_above_max", f"a bet or raise is at most max_bet = {rules.max_bet} chips"
+        other = self.cover(1 - seat)
+        if amount > other:
+            return (
+                "bet_above_cover",
+                f"a bet can never exceed what the other side can cover ({other} chips)",
+            )
+        return (
+            "bet_above_bankroll",
+            f"seat {seat} can pay at most {self.cover(seat)} chips, {owed} of them owed",
+        )
+
     # ------------------------------------------------------------------ applying an action
     def act(self, seat: int, action: A.Action) -> None:
-        """Check ``action`` against every rule, then apply it (nothing moves if refused)."""
+        """Apply ``action`` when it is legal (:meth:`allows`, the test of :meth:`legal`);
+        otherwise raise with :meth:`refusal`'s code and message, and nothing moves."""
         if self.phase is Phase.OVER:
             raise GameOver("the game is over: no more actions")
         if seat not in (0, 1):
             raise MalformedAction(f"seat {seat} does not exist (seats are 0 and 1)", "bad_seat")
         if seat != self.current:
             raise NotYourTurn(f"it is seat {self.current}'s turn, not seat {seat}'s")
-        word = action.word
-        allowed = self.words(seat)
-        if word not in allowed:
-            raise IllegalAction(self._why_not(seat, word), _refusal_code(self, seat, word))
+        if not self.allows(seat, action):
+            code, message = self.refusal(seat, action)
+            raise IllegalAction(message, code)
         if isinstance(action, A.Draw):
-            self._check_draw(seat, action)
             self._draw(seat, action.cards)
         elif isinstance(action, (A.Open, A.Raise)):
-            self._check_amount(seat, action.amount)
             self._bet(seat, action)
         elif isinstance(action, A.Fold):
             self.history.append(Move(seat, "fold", 0))
             self.events.append(E.Folded(seat))
             self._end_deal(1 - seat, "fold")
         else:
-            self._call(seat, word)
-
-    def _why_not(self, seat: int, word: str) -> str:
-        allowed = ", ".join(self.words(seat))
-        if word == "wait":
-            reason = "WAIT is only the round's first action, when nothing has been bet"
-        elif word == "open" and self._owed(seat):
-            reason = "OPEN only when nothing has been bet: pay and RAISE instead"
-        elif word in ("open", "raise") and self.bet_range(seat) is None:
-            reason = "no bet is possible: the other side cannot cover any more"
-        elif word == "raise" and self._owed(seat) and self.raises >= self.rules.max_raises:
-            reason = f"max_raises: at most {self.rules.max_raises} raises per round"
-        elif word == "raise":
-            reason = "RAISE needs a bet to raise: OPEN instead"
-        else:
-            reason = f"'{word}' is not an action of the {self.phase} phase now"
-        return f"{reason} (allowed now: {allowed})"
-
-    def _check_amount(self, seat: int, amount: int) -> None:
-        rng = self.bet_range(seat)
-        assert rng is not None
-        lo, hi = rng
-        owed = self._owed(seat)
-        if amount < lo:
-            raise IllegalAction(
-                f"a bet or raise is at least min_bet = {lo} chips, not {amount}",
-                "bet_below_minimum",
-            )
-        if self.rules.max_bet is not None and amount > self.rules.max_bet:
-            raise IllegalAction(
-                f"a bet or raise is at most max_bet = {self.rules.max_bet} chips", "bet_above_max"
-            )
-        if amount > self.cover(1 - seat):
-            raise IllegalAction(
-                f"a bet can never exceed what the other side can cover "
-                f"({self.cover(1 - seat)} chips)",
-                "bet_above_cover",
-            )
-        if amount > hi:
-            raise IllegalAction(
-                f"seat {seat} can pay at most {self.cover(seat)} chips, {owed} of them owed",
-                "bet_above_bankroll",
-            )
-
-    def _check_draw(self, seat: int, action: A.Draw) -> None:
-        cards = action.cards
-        if len(cards) > self.rules.max_replace:
-            raise IllegalAction(
-                f"max_replace: at most {self.rules.max_replace} cards may be replaced",
-                "max_replace",
-            )
-        if len(set(cards)) != len(cards):
-            raise IllegalAction("the same card cannot be replaced twice", "card_not_in_hand")
-        missing = [c for c in cards if c not in self.hands[seat]]
-        if missing:
-            raise IllegalAction(
-                f"only cards in the hand can be replaced, not {' '.join(map(str, missing))}",
-                "card_not_in_hand",
-            )
+            self._call(seat, action.word)
 
     def _bet(self, seat: int, action: A.Open | A.Raise) -> None:
         owed = self._owed(seat)
@@ -363,19 +384,3 @@ class Machine(Purse):
             self._end_deal(None, "tie")
         else:
             self._end_deal(0 if ranks[0] > ranks[1] else 1, "showdown")
-
-
-def _refusal_code(m: Machine, seat: int, word: str) -> str:
-    if word == "wait":
-        if m.phase is not Phase.BET1:
-            return "wrong_phase"
-        return "wait_after_bet" if m._owed(seat) or m.committed[1 - seat] else "wait_not_first"
-    if word == "open" and m._owed(seat):
-        return "already_bet"
-    if word in ("open", "raise") and m.bet_range(seat) is None:
-        return "bet_above_cover"
-    if word == "raise" and m._owed(seat) and m.raises >= m.rules.max_raises:
-        return "max_raises"
-    if word == "raise":
-        return "nothing_to_raise"
-    return "wrong_phase"
