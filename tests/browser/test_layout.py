@@ -198,3 +198,43 @@ def test_uno_table_holds_still_when_the_turn_starts_or_a_move_is_refused(
     expect(page.locator("[data-testid=actions] [data-action=accept]")).to_be_visible()
     assert_same_boxes(f"{size}, a +2 to take", waiting, table_boxes(page))
     shot(page, f"still-pending-{size}")
+
+
+OVERLAPS = """() => {
+    const box = (el) => el.getBoundingClientRect();
+    const cross = (a, b) =>
+        a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    // the piles and what is read with them: the colour in play, the direction, a +2 to take
+    const middle = document.querySelectorAll(
+        '[data-action=draw-pile], [data-testid=discard], [data-testid=current-color],'
+        + ' [data-testid=direction], .pending-badge');
+    const out = [];
+    for (const seat of document.querySelectorAll('[data-testid=opponents] .opp'))
+        for (const part of middle)
+            if (cross(box(seat), box(part)))
+                out.push(`${seat.dataset.testid} on ${part.dataset.testid || part.className}`);
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_seats_keep_off_the_piles_on_a_phone_held_sideways(
+    page: Page, live: LiveServer, seats: int
+) -> None:
+    """At 844x390 the seats around the table (each with its name, cards and status, the one
+    to play lit) lie clear of the draw pile and the discard pile, and of what is read with them
+    (the colour in play, the direction, a +2 to take)."""
+    page.set_viewport_size(SIZES["844x390"])
+    sign_up(page, live, f"lina{seats}")
+    tid = create_uno_table(page, "Sideways", seats=seats)
+    page.locator("[data-action=start]").click()
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    others = ["G5,G6,G8", "Y1,Y2,Y4", "B5,B6,B8", "B9,R3,R4", "Y5,Y6,Y9"]
+    hands = "/".join([MY_HAND, *others[: seats - 1]])
+    for turn in range(seats):  # each seat lit in turn (a lit seat's glow, its countdown)
+        pending = "discard=BD2 phase=pending pending=2" if turn % 2 else "discard=R7"
+        put(page, live, tid, f"uno turn={turn} hands={hands} {pending} draw=*")
+        expect(page.get_by_test_id("opponents").locator(".opp")).to_have_count(seats - 1)
+        settle_animations(page)
+        assert page.evaluate(OVERLAPS) == [], f"{seats} seats, seat {turn} to play"
+    shot(page, f"sideways-{seats}-seats-844x390")
