@@ -16,8 +16,7 @@ import uuid
 import asyncpg
 
 from mazziere.game import Step
-from mazziere.server.store import accounts, hands, ledger
-from mazziere.server.store import tables as table_rows
+from mazziere.server.store import accounts, hands, ledger, table_rows
 from mazziere.server.store.db import Database
 
 ADMIN = "postgresql://postgres@127.0.0.1:5432/test"

@@ -21,7 +21,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mazziere.server import protocol as P
-from mazziere.server import tables as table_actors
+from mazziere.server.table import actor as table_actors
 from tests.server.live import Client, Live, live_server
 
 

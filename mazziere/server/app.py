@@ -25,9 +25,9 @@ from mazziere.errors import MazziereError
 from mazziere.poker.bots.registry import warm as warm_poker_bots
 from mazziere.server.context import Server, Settings
 from mazziere.server.routes import accounts, catalog, history, live, lobby, ops
-from mazziere.server.store import tables as table_rows
+from mazziere.server.store import table_rows
 from mazziere.server.store.accounts import AuthError, PolicyError, UsernameTaken
-from mazziere.server.tables import TableActor
+from mazziere.server.table.actor import TableActor
 from mazziere.server.throttle import Throttled
 
 log = logging.getLogger("mazziere.server")

@@ -15,7 +15,7 @@ from mazziere.server.metrics import Metrics
 from mazziere.server.seating import Seating
 from mazziere.server.settings import Settings
 from mazziere.server.store.db import Database
-from mazziere.server.tables import TableActor
+from mazziere.server.table.actor import TableActor
 from mazziere.server.throttle import LoginThrottle
 
 __all__ = ["Server", "Settings"]

@@ -1,6 +1,6 @@
 """The narrow interfaces the server's parts see of each other (docs/architecture.md "Server"):
 a table actor sees a runtime with an outbox; the hub sees a runtime with a directory of tables.
-The concrete parts (``context.Server``, ``hub.Hub``, ``tables.TableActor``) satisfy these
+The concrete parts (``context.Server``, ``hub.Hub``, ``table.actor.TableActor``) satisfy these
 Protocols; none of them imports another, so the package has no import circle."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from mazziere.server.store import tables as table_rows
+from mazziere.server.store import table_rows
 from mazziere.server.store.db import Database
 from mazziere.server.store.models import HandAction
 

@@ -75,8 +75,7 @@ async def test_steps_of_many_jobs_are_inserted_together_and_a_clash_fails_alone(
     from sqlalchemy import func, select
 
     from mazziere.game import Step
-    from mazziere.server.store import hands
-    from mazziere.server.store import tables as table_rows
+    from mazziere.server.store import hands, table_rows
     from mazziere.server.store.models import HandAction
 
     async with database.write() as db:
@@ -108,7 +107,7 @@ async def test_fences_of_a_batch_are_checked_together_and_a_moved_table_fails_al
     """Every table's fencing check in one group commit is one statement at the end of the
     batch (docs/scaling.md); a table another process took is refused alone: its write is
     rolled back while the other tables' writes commit."""
-    from mazziere.server.store import tables as table_rows
+    from mazziere.server.store import table_rows
     from mazziere.server.store.models import GameTable
 
     async with database.write() as db:

@@ -13,8 +13,7 @@ import pytest
 from sqlalchemy import text as sa_text
 
 from mazziere.game import Step
-from mazziere.server.store import accounts, hands, ledger
-from mazziere.server.store import tables as table_rows
+from mazziere.server.store import accounts, hands, ledger, table_rows
 from mazziere.server.store.db import Database
 from mazziere.server.store.hot import driver, json_dumps, json_loads, lite
 from mazziere.server.store.models import GameTable, Hand, HandAction, HandPlayer

@@ -239,7 +239,7 @@ async def test_time_out_moves_are_marked_auto_so_the_log_says_them_once(
 ) -> None:
     """The events telling the moves the server made for a timed-out player carry
     ``auto`` (the ``timed_out`` note names those moves: one log line); the rest do not."""
-    from mazziere.server.tables import MOVE_EVENTS
+    from mazziere.server.table.play import MOVE_EVENTS
 
     clock = ManualClock()
     async with live_server(db_url, tmp_path, clock=clock) as live:

@@ -22,8 +22,8 @@ import pytest
 
 from mazziere.server import protocol as P
 from mazziere.server.clock import ManualClock
-from mazziere.server.tables import SeatInfo
-from mazziere.server.updates import FULL_NOTES, notes_for
+from mazziere.server.table.seats import SeatInfo
+from mazziere.server.table.updates import FULL_NOTES, notes_for
 
 from .live import Client, live_server
 from .test_presence import seat_at, settle, uno_table

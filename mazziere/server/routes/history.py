@@ -11,7 +11,7 @@ from mazziere.game import find_game
 from mazziere.game import replay as replay_hand
 from mazziere.server.routes.deps import Me, Srv
 from mazziere.server.store import hands
-from mazziere.server.tables import TableError
+from mazziere.server.table.errors import TableError
 
 router = APIRouter(prefix="/api")
 

@@ -13,11 +13,14 @@ from mazziere.game import (
     DECISION_SECONDS,
     DECISION_SECONDS_MAX,
     TABLE_NAME_MAX,
+    find_game,
 )
 from mazziere.server import protocol as P
 from mazziere.server.routes.deps import Body, Me, Srv
-from mazziere.server.store import tables as table_rows
-from mazziere.server.tables import TableActor, TableError, new_table_config, run_op
+from mazziere.server.store import table_rows
+from mazziere.server.table.actor import TableActor
+from mazziere.server.table.errors import TableError
+from mazziere.server.table.verbs import run_op
 
 router = APIRouter(prefix="/api")
 
@@ -45,8 +48,9 @@ class Amount(Body):
 async def _on_table(
     server: Srv, table_id: int, account: Me, op: str, *args: Any
 ) -> tuple[Any, dict[str, Any]]:
-    """Run a table operation where the table lives (here, or on its process in a cluster);
-    returns its result and the table's summary after it."""
+    """Run a table verb (by name, :mod:`mazziere.server.table.verbs`) where the table lives
+    (here, or on its process in a cluster); returns its result and the table's summary after
+    it."""
     actor = server.tables.get(table_id)
     cluster = server.cluster
     if actor is None and cluster is not None:
@@ -69,7 +73,7 @@ async def tables(server: Srv) -> list[dict[str, Any]]:
 @router.post("/tables")
 async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, Any]:
     req = body.model_dump(exclude_none=True)
-    config, seats = new_table_config(body.game, req)
+    config, seats = find_game(body.game).table_config(req)  # typed errors for a bad request
     config["bot_delay"] = body.bot_delay  # the table's pace, beside its game's config
     token = None
     async with server.db.write() as db:
@@ -115,6 +119,5 @@ async def start(table_id: int, account: Me, server: Srv) -> dict[str, Any]:
 
 @router.post("/tables/{table_id}/topup")
 async def topup(table_id: int, body: Amount, account: Me, server: Srv) -> dict[str, Any]:
-    key = None if body.key is None else f"topup:{account.id}:{body.key}"
-    credit, _ = await _on_table(server, table_id, account, "topup", body.amount, key)
+    credit, _ = await _on_table(server, table_id, account, "topup", body.amount, body.key)
     return {"credit": credit}

@@ -1,0 +1,169 @@
+"""The table actor: one per table, applying one action at a time (docs/architecture.md
+"The table actor").
+
+:class:`TableActor` is the top of the table's layers (:mod:`mazziere.server.table`): the lock
+and the verbs a player sends (join, watch, leave, start, act, top up, stake; by name in
+:mod:`.verbs`), and what a connection's end does to a seat (held, then left). Every verb takes
+the actor's lock (an ``asyncio.Lock``, first come first served), so one action is applied at
+a time."""
+
+from __future__ import annotations
+
+from mazziere.errors import IllegalAction, NotYourTurn
+from mazziere.game import new_seed
+from mazziere.server import protocol as P
+from mazziere.server.store import table_rows
+from mazziere.server.store.hands import close_hand
+from mazziere.server.table.errors import TableError
+from mazziere.server.table.recovery import TableRecovery
+from mazziere.server.table.seats import admit
+from mazziere.server.table.updates import watch_update
+
+
+class TableActor(TableRecovery):
+    """One table. All public methods take the lock, so actions apply one at a time."""
+
+    # ------------------------------------------------------------------------------ lobby
+    async def join(self, account: int, username: str) -> int:
+        async with self.lock:
+            if self.retired:  # it moved to another process just now: nothing changes here
+                raise table_rows.Fenced(f"table {self.id} moved to another process", "table_moved")
+            seat = self.seat_of(account)
+            if seat is None:
+                if self.status == "playing" and not self.rules.seat_after_start:
+                    raise TableError("the game has started; every seat is taken", "table_full")
+                free = [i for i, s in enumerate(self.seats) if s.account is None and s.bot is None]
+                if not free:
+                    raise TableError("no free seat at this table", "table_full")
+                seat = free[0]
+                self._seat(seat, account, username)
+                self._note(P.Seated(seat=seat, name=username))
+            info = self.seats[seat]
+            info.mark_connected()
+            info.held_until = None
+            self.watchers.pop(account, None)  # seated now: no longer a spectator
+            self.timers.release(seat)
+            self.timers.cancel_close()
+            await self._broadcast()
+            return seat
+
+    async def watch(self, account: int, username: str) -> None:
+        """Watch the table without a seat: updates with the view for no seat."""
+        async with self.lock:
+            if self.seat_of(account) is not None:
+                raise TableError("you are seated at this table: join it", "seated")
+            admit(self.watchers, account)
+            await self.srv.hub.send(account, watch_update(self, account))
+
+    async def leave(self, account: int) -> None:
+        async with self.lock:
+            if account in self.watchers:  # a spectator stops watching
+                del self.watchers[account]
+                return
+            seat = self.seat_of(account)
+            if seat is None:
+                raise TableError("you are not seated at this table", "not_seated")
+            await self._leave_seat(seat, "left")
+            await self._broadcast()
+
+    async def _leave_seat(self, seat: int, why: str) -> None:
+        info = self.seats[seat]
+        running = self.session is not None and not self.session.is_over
+        if self.rules.on_leave == "finish":
+            if running:
+                await self._finish_by_default()
+            if self.rules.session_money:
+                await self._close_casino_session(why)
+        elif running and self.session is not None:
+            own = self.session.leave_action(seat)
+            if own is not None:
+                await self._apply_and_store([(seat, own, "player")])
+            elif self.rules.on_leave == "substitute":
+                info.bot = self.rules.substitute_bot
+                self._note(P.Substituted(seat=seat, name=info.username, bot=info.bot))
+                self._schedule_bot()
+            else:  # forfeit: the game ends with the leaver's loss; the hand record is closed
+                assert self.hand_id is not None
+                async with self.srv.db.write() as db:
+                    await self._fenced(db)
+                    await close_hand(db, self.hand_id, self.session.forfeit(seat))
+                self.session = None
+                self.status = "open"
+        self._vacate(seat)
+
+    async def start(self, account: int) -> None:
+        async with self.lock:
+            if self.seat_of(account) is None:
+                raise TableError("sit at the table before starting", "not_seated")
+            if self.rules.starts_with == "stake":
+                raise TableError("a round here starts with a stake", "no_start")
+            if self.session is not None and not self.session.is_over:
+                raise TableError("a game is already in progress", "already_started")
+            if self.rules.fill_bots is not None:
+                for s in self.seats:
+                    if s.account is None and s.bot is None:
+                        s.bot = self.rules.fill_bots
+            seed = new_seed()
+            bots = {i: s.bot for i, s in enumerate(self.seats) if s.bot}
+            game = self.kind.new(self.config, len(self.seats), bots, seed)
+            await self._begin_hand(game, seed)
+
+    # ------------------------------------------------------------------------------ actions
+    async def act(self, account: int, state_no: int, action: str) -> None:
+        t0 = self.srv.clock.now()
+        async with self.lock:
+            seat = self.seat_of(account)
+            if seat is None:
+                raise TableError("you are not seated at this table", "not_seated")
+            if state_no != self.state_no:
+                raise TableError(
+                    f"the table moved on (state {self.state_no}, not {state_no}): redraw and "
+                    "decide again",
+                    "stale_state",
+                )
+            if self.session is None or self.session.is_over:
+                raise IllegalAction("no hand is in progress", "no_hand")
+            if action.strip().lower() in ("timeout", "end_hand"):
+                raise NotYourTurn("only the server sends time-outs", "server_only")
+            await self._apply_and_store([(seat, action, "player")])
+            await self._broadcast()
+        self.srv.metrics.latency.observe(max(0.0, self.srv.clock.now() - t0))
+
+    # ------------------------------------------------------------------------------ casino
+    async def top_up(self, account: int, amount: int, key: str | None = None) -> int:
+        """Move cents from the wallet into this table's session credit (opening it)."""
+        async with self.lock:
+            return await self._top_up(account, amount, key)
+
+    async def stake(self, account: int, state_no: int, amount: int) -> None:
+        """Start a casino round: the stake moves from the session credit to the house in the
+        same transaction that opens the hand record."""
+        async with self.lock:
+            game, seed, credit_after = self._new_round(account, state_no, amount)
+            await self._begin_hand(game, seed, stake=amount, credit_after=credit_after)
+
+    # ------------------------------------------------------------------------------ presence
+    def on_disconnect(self, account: int) -> None:
+        seat = self.seat_of(account)
+        if seat is None:
+            return
+        info = self.seats[seat]
+        info.connected = False
+        info.held_until = self.srv.clock.now() + self.srv.settings.hold_seconds
+        self._note(P.SeatHeld(seat=seat, name=info.username))
+        self.timers.hold(
+            seat, self.srv.settings.hold_seconds, lambda: self.on_hold_expired(seat, account)
+        )
+        if self.rules.session_money:
+            self._maybe_schedule_close()
+
+    async def on_hold_expired(self, seat: int, account: int) -> None:
+        async with self.lock:
+            self.timers.expired(seat)
+            info = self.seats[seat]
+            if info.account != account or info.connected:
+                return
+            if self.rules.session_money:
+                return  # the casino session has its own 3-minute rule
+            await self._leave_seat(seat, "disconnected")
+            await self._broadcast()

@@ -1,0 +1,89 @@
+"""A casino table's money: the session credit a player tops up from the wallet, the checks a
+stake passes before a round opens (the stake itself moves in the transaction that opens the
+hand, :meth:`~mazziere.server.table.play.TablePlay._begin_hand`), and the session's close,
+which pays the rest back to the wallet: when the player leaves, after a restart, or after the
+idle wait of a disconnected player (docs/rules/casino.md).
+
+Every cent moves in the ledger in the same transaction as the table's change
+(``store/money.py``); the actor takes the new credit only once that committed."""
+
+from __future__ import annotations
+
+from mazziere.game import GameSession, new_seed
+from mazziere.server import protocol as P
+from mazziere.server.store import money
+from mazziere.server.table.errors import TableError
+from mazziere.server.table.state import TableState
+
+
+class CasinoMoney(TableState):
+    """The casino session's credit: top-up, the stake's checks, closing the session."""
+
+    async def _top_up(self, account: int, amount: int, key: str | None) -> int:
+        """Move cents from the wallet into this table's session credit (opening it)."""
+        if not self.rules.session_money:
+            raise TableError("only casino tables hold a session credit", "not_casino")
+        if self.seat_of(account) is None:
+            raise TableError("sit at the table first", "not_seated")
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise TableError("a top-up is a positive number of cents", "bad_amount")
+        async with self.srv.db.write() as db:
+            await self._fenced(db)
+            sid, credit = await money.top_up(db, account, self.id, self.casino_session, amount, key)
+        # committed: only now does the table hold the session (a refused first top-up
+        # rolled its row back, and its id may be given to another session)
+        self.casino_session, self.credit = sid, credit
+        self.state_no += 1
+        await self._broadcast()
+        return credit
+
+    def _new_round(self, account: int, state_no: int, amount: int) -> tuple[GameSession, str, int]:
+        """The round a stake of ``amount`` starts, dealt from a fresh seed, and the credit
+        left after the stake: ``(game, seed, credit_after)``. A stake the table or the rules
+        refuse (``StakeError``) raises here, before any money moves."""
+        if self.rules.starts_with != "stake":
+            raise TableError("stakes are for casino tables", "not_casino")
+        if self.seat_of(account) is None:
+            raise TableError("sit at the table first", "not_seated")
+        if state_no != self.state_no:
+            raise TableError("the table moved on: redraw and decide again", "stale_state")
+        if self.session is not None and not self.session.is_over:
+            raise TableError("a round is in progress", "round_in_progress")
+        if self.casino_session is None:
+            raise TableError("top up the session credit first", "no_credit")
+        credit = self.credit or 0
+        seed = new_seed()
+        bots = {i: s.bot for i, s in enumerate(self.seats) if s.bot}
+        game = self.kind.new(self.config, len(self.seats), bots, seed, amount, credit)
+        return game, seed, credit - amount
+
+    async def _close_casino_session(self, why: str) -> None:
+        if self.casino_session is None:
+            return
+        async with self.srv.db.write() as db:
+            await self._fenced(db)
+            rest = await money.close(db, self.casino_session, why)
+        self.casino_session = None
+        self.credit = None
+        self._note(P.SessionClosed(reason=why, credited=rest))
+        for info in self.seats:
+            if info.account is not None:
+                info.push({"type": "session_closed", "credited": rest, "reason": why})
+
+    def _maybe_schedule_close(self) -> None:
+        """000: with no pending decision a disconnected session closes after 3 minutes; with
+        one, the decision's time-out decides first and the wait starts after the round."""
+        if self.session is not None and not self.session.is_over:
+            return
+        self.timers.close_after(self.srv.settings.casino_close_seconds, self.on_casino_idle_close)
+
+    async def on_casino_idle_close(self) -> None:
+        async with self.lock:
+            self.timers.close_fired()
+            seat = next((i for i, s in enumerate(self.seats) if s.account is not None), None)
+            if seat is None or self.seats[seat].connected:
+                return
+            if self.session is not None and not self.session.is_over:
+                return
+            await self._close_casino_session("disconnected")
+            self._vacate(seat)

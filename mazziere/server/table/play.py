@@ -1,0 +1,255 @@
+"""A table's play: opening a hand, applying steps and the computer players' moves, the commit
+that stores them with the money they move, what each seat and spectator sees of them, and
+the pace of play: a paced table's computer moves one per thinking timer, the decision timer
+and its time-out (docs/architecture.md "The table actor").
+
+Commit, then change in memory: steps are applied to a copy of the game, stored in one
+transaction, and only once that committed does the actor take the copy as its game and move
+its state number on."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from mazziere.game import GameSession, Step, commitment
+from mazziere.server import protocol as P
+from mazziere.server.store import money, table_rows
+from mazziere.server.store.hands import close_hand, open_hand, record_steps
+from mazziere.server.table.money import CasinoMoney
+
+MAX_BOT_STEPS = 20_000
+
+MOVE_EVENTS = frozenset(
+    {"played", "drew", "passed", "color_chosen", "uno_called", "auto_played"}
+    | {"opened", "waited", "raised", "replaced", "folded", "saw"}
+)
+"""Event types that tell a seat's own move (UNO and the casino; poker), as a time-out's note
+names it."""
+
+
+def _by_server(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    """An event of a move the server made for ``seat`` whose time ran out, marked ``auto``
+    when it tells that seat's own move: the time-out's note already names the move, so a log
+    says it once; what followed from it (a skip, the hand's end) is not marked."""
+    if event.get("type") not in MOVE_EVENTS or event.get("seat") != seat:
+        return event
+    return {**event, "auto": True}
+
+
+class TablePlay(CasinoMoney):
+    """Hands, steps, the computer players and the timers that pace them."""
+
+    async def _begin_hand(
+        self,
+        game: GameSession,
+        seed: str,
+        stake: int | None = None,
+        credit_after: int | None = None,
+    ) -> None:
+        """Open the hand record (and move the stake) in one transaction; the actor takes the
+        new hand and the credit after the stake only once it committed."""
+        players, session = self._players(), self.casino_session
+
+        async def write(db: AsyncSession) -> int:
+            await self._fenced(db)
+            hand_id = await open_hand(db, self.id, self.game, seed, game.setup, players)
+            if stake is not None and session is not None:
+                await money.stake(db, session, hand_id, stake)
+            await table_rows.set_status(db, self.id, "playing")
+            return hand_id
+
+        hand_id = await self._commit_together(write)
+        self.session, self.hand_id, self.seq = game, hand_id, 0
+        if credit_after is not None:
+            self.credit = credit_after
+        self.status = "playing"
+        self.state_no += 1
+        self._note(P.HandStarted(hand=hand_id, commitment=commitment(seed)))
+        for i in range(len(self.seats)):
+            self.seats[i].push({"type": "hand_started", "id": hand_id})
+        await self._run_bots_and_store()
+        await self._broadcast()
+
+    # ------------------------------------------------------------------------------ steps
+    async def _apply_and_store(self, moves: list[tuple[int, str, str]]) -> None:
+        """Apply moves (refused ones raise, changing nothing), then the bots; store it all in
+        one transaction with the money it moves."""
+        assert self.session is not None and self.hand_id is not None
+        work = copy.copy(self.session)  # the actor's game changes only after the commit
+        steps = [work.apply(seat, action, actor) for seat, action, actor in moves]
+        if not self.bot_delay:
+            steps.extend(self._bot_steps(work))
+        await self._commit(work, steps)
+
+    def _bot_steps(self, work: GameSession, most: int = MAX_BOT_STEPS) -> list[Step]:
+        """The computer players' moves on ``work`` (at most ``most``), the seat to decide
+        first, until no computer player moves."""
+        steps: list[Step] = []
+        for _ in range(most):
+            if work.is_over:
+                break
+            moved = False
+            order = work.deciders() + list(range(len(self.seats)))
+            for seat in dict.fromkeys(order):
+                if self.seats[seat].bot is None:
+                    continue
+                move = work.bot_move(seat)
+                if move is not None:
+                    steps.append(work.apply(seat, move, "bot"))
+                    moved = True
+                    break
+            if not moved:
+                break
+        return steps
+
+    async def _run_bots_and_store(self) -> None:
+        assert self.session is not None
+        if self.bot_delay:  # paced: the first computer move comes on its timer
+            self._after_steps([])
+            return
+        work = copy.copy(self.session)
+        steps = self._bot_steps(work)
+        if steps:
+            await self._commit(work, steps)
+        else:
+            self._after_steps(steps)
+
+    async def _finish_by_default(self) -> None:
+        """Complete the hand in progress at once: the player's default strategy decides for
+        the player (casino, 000), the computer players (the bank) make their own moves."""
+        assert self.session is not None
+        for _ in range(500):
+            if self.session.is_over:
+                break
+            seat = self.session.deciders()[0]
+            work = copy.copy(self.session)
+            steps = [] if self.seats[seat].bot is not None else [work.timeout(seat)]
+            steps.extend(self._bot_steps(work))
+            if not steps:
+                break
+            await self._commit(work, steps)
+
+    async def _commit(self, work: GameSession, steps: list[Step]) -> None:
+        """Store ``steps`` (applied to ``work``, a copy of the actor's game) in one transaction
+        with the money they move; only once it committed does the actor take ``work`` as its
+        game, the new sequence number and the credit (a failure leaves the actor as it was)."""
+        hand_id, seq, session = self.hand_id, self.seq, self.casino_session
+        assert hand_id is not None
+        result = work.result() if work.is_over else None
+        paid = int(result.get("payout", 0)) if result is not None and session is not None else 0
+
+        async def write(db: AsyncSession) -> None:
+            await self._fenced(db)
+            await record_steps(db, hand_id, seq + 1, steps)
+            if result is not None:
+                await close_hand(db, hand_id, result)
+                if session is not None:
+                    await money.payout(db, session, hand_id, paid)
+                await table_rows.set_status(db, self.id, "open")
+
+        await self._commit_together(write)
+        self.session, self.seq = work, seq + len(steps)
+        if paid and self.credit is not None:
+            self.credit += paid
+        self._after_steps(steps)
+
+    def _after_steps(self, steps: list[Step]) -> None:
+        assert self.session is not None
+        if steps:
+            self.state_no += 1
+        wired: dict[Any, dict[str, Any]] = {}  # each event made structured once
+        for step in steps:
+            self.srv.metrics.decisions.labels(self.game, step.actor).inc()
+            auto = step.actor == "server" and bool(step.moves)
+            # what each seat sees of the step: the rule the hand history follows too
+            for i, info in enumerate(self.seats):
+                if info.account is not None:
+                    for text in self.session.seen(step, i).events:
+                        if text not in wired:
+                            wired[text] = self.kind.event_wire(text)
+                        info.push(_by_server(wired[text], step.seat) if auto else wired[text])
+            if not self.watchers and step.actor != "server":
+                continue
+            public = self.session.seen(step, None)  # what a spectator sees
+            if self.watchers:
+                shown = [self.kind.event_wire(text) for text in public.events]
+                if auto:
+                    shown = [_by_server(e, step.seat) for e in shown]
+                for w in self.watchers.values():
+                    w.pending.extend(shown)
+            if step.actor == "server":
+                # the table's log goes to every seat and spectator: the moves anyone may see
+                moves = (public.action,) if public.moves is None else public.moves
+                self._note(
+                    P.TimedOut(
+                        seat=step.seat,
+                        name=self.seats[step.seat].username,
+                        actions=[self.kind.action_wire(t) for t in moves if t is not None],
+                    )
+                )
+        if self.session.is_over:
+            assert self.hand_id is not None
+            self.status = "open"
+            self._note(P.HandOver(hand=self.hand_id, result=self.session.result()))
+        self._schedule_decision()
+        self._schedule_bot()
+
+    # ------------------------------------------------------------------------------ pace
+    def _schedule_bot(self) -> None:
+        """Paced table: the next computer move comes after the table's thinking time, if one
+        moves then (the lock is free meanwhile: another seat's move, a catch, goes first and
+        starts the wait again)."""
+        self.timers.cancel_think()
+        if not self.bot_delay or self.session is None or self.session.is_over:
+            return
+        if all(s.bot is None for s in self.seats):
+            return
+        state_no = self.state_no
+        self.timers.think(self.bot_delay, lambda: self.on_bot_turn(state_no))
+
+    async def on_bot_turn(self, state_no: int) -> None:
+        """A computer player's move on a paced table, if the table is where it was."""
+        async with self.lock:
+            if self.retired or state_no != self.state_no:
+                return
+            if self.session is None or self.session.is_over:
+                return
+            work = copy.copy(self.session)
+            steps = self._bot_steps(work, most=1)
+            if not steps:
+                return
+            await self._commit(work, steps)
+            await self._broadcast()
+            if self.rules.session_money and self.session.is_over and self._someone_away():
+                self._maybe_schedule_close()  # the round ended on a computer move
+
+    def _schedule_decision(self) -> None:
+        self.timers.cancel_decision()
+        if self.session is None or self.session.is_over:
+            return
+        humans = [s for s in self.session.deciders() if self.seats[s].bot is None]
+        if not humans:
+            return
+        seat, state_no = humans[0], self.state_no
+        self.timers.decide_within(
+            self.decision_seconds, lambda: self.on_decision_timeout(seat, state_no)
+        )
+
+    async def on_decision_timeout(self, seat: int, state_no: int) -> None:
+        async with self.lock:
+            if state_no != self.state_no or self.session is None or self.session.is_over:
+                return
+            if seat not in self.session.deciders():
+                return
+            work = copy.copy(self.session)
+            step = work.timeout(seat)
+            bots = [] if self.bot_delay else self._bot_steps(work)
+            await self._commit(work, [step, *bots])
+            info = self.seats[seat]
+            info.push({"type": "auto_played", "seat": seat, "auto": True})
+            await self._broadcast()
+            if self.rules.session_money and not info.connected:
+                self._maybe_schedule_close()
