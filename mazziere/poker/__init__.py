@@ -14,12 +14,12 @@ from mazziere.poker.engine import (
     replay,
     view,
 )
+from mazziere.poker.eval_tables import Category
 from mazziere.poker.evaluator import HandRank, describe, evaluate, hand_classes
 from mazziere.poker.options import Rules
 from mazziere.poker.position import format_position, parse_position
 from mazziere.poker.presets import PRESETS, find_preset
 from mazziere.poker.state import COMPUTER, HUMAN, GameResult, ItemStatus, Move, Phase, State
-from mazziere.poker.tables import Category
 from mazziere.poker.view import View
 
 __all__ = [

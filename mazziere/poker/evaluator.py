@@ -25,8 +25,7 @@ from typing import cast
 
 from mazziere.errors import MalformedAction
 from mazziere.poker.cards import CARDS, RANK_NAMES, RANK_PLURALS, Card, as_cards, lowest_rank
-from mazziere.poker.options import Rules
-from mazziere.poker.tables import (
+from mazziere.poker.eval_tables import (
     CHECK_MASK,
     FLUSH_ADD,
     FLUSH_TEST,
@@ -41,6 +40,7 @@ from mazziere.poker.tables import (
     check_keys,
     check_value,
 )
+from mazziere.poker.options import Rules
 
 DEFAULT_RULES = Rules()
 
@@ -135,7 +135,7 @@ def check_hand(cards: tuple[Card, ...], rules: Rules) -> None:
 
 @dataclass(frozen=True, slots=True)
 class _Lookup:
-    """The checked single call's tables (tables.py, "The checked single call"), with the
+    """The checked single call's tables (eval_tables.py, "The checked single call"), with the
     ``Rules`` object they were last used for."""
 
     rules: Rules
@@ -182,7 +182,7 @@ def evaluate(cards: str | Iterable[int], rules: Rules = DEFAULT_RULES) -> HandRa
 
     The five cards' check values are added and masked once, and the result indexes the classes
     of hands that are not a flush; a flush or a repeated card falls outside that tuple, and
-    only a flush is in the second table (tables.py, "The checked single call"). Whatever these
+    only a flush is in the second table (eval_tables.py, "The checked single call"). Whatever these
     do not know (text, card numbers of another type, a bad hand) takes the readable path, which
     says what is wrong.
     """

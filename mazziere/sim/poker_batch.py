@@ -28,9 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mazziere.errors import MalformedAction
-from mazziere.poker.evaluator import DEFAULT_RULES
-from mazziere.poker.options import Rules
-from mazziere.poker.tables import (
+from mazziere.poker.eval_tables import (
     FLUSH_ADD,
     FLUSH_TEST,
     KEY_MASK,
@@ -39,6 +37,8 @@ from mazziere.poker.tables import (
     SUIT_FIELD,
     table_arrays,
 )
+from mazziere.poker.evaluator import DEFAULT_RULES
+from mazziere.poker.options import Rules
 
 PARALLEL_FROM = 1 << 16
 """Batches at least this long are split across cores (below it one core is quicker)."""

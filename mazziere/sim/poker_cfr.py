@@ -39,8 +39,8 @@ import numpy.typing as npt
 from mazziere.poker.bots import abstraction as ab
 from mazziere.poker.bots.drawcalc import category_codes, reference, straight_masks
 from mazziere.poker.cards import deck as full_deck
+from mazziere.poker.eval_tables import table_arrays
 from mazziere.poker.options import Rules
-from mazziere.poker.tables import table_arrays
 
 F = npt.NDArray[np.float64]
 POST_QUANTILES = (0.2, 0.35, 0.5, 0.6, 0.7, 0.78, 0.85, 0.9, 0.94, 0.97, 0.99)

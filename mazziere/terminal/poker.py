@@ -21,9 +21,9 @@ from mazziere.poker import events as E
 from mazziere.poker.actions import HELP, ITALIAN
 from mazziere.poker.bots import find_bot
 from mazziere.poker.cards import cards_text, parse_cards
+from mazziere.poker.eval_tables import CATEGORIES, category_order
 from mazziere.poker.evaluator import evaluate
 from mazziere.poker.state import COMPUTER, HUMAN, ItemStatus, Phase
-from mazziere.poker.tables import CATEGORIES, category_order
 from mazziere.poker.view import View
 
 KEYS = {

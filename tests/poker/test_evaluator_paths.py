@@ -16,8 +16,8 @@ import pytest
 from mazziere.errors import MalformedAction
 from mazziere.poker import Rules, evaluate, hand_classes
 from mazziere.poker.cards import CARDS, Card, deck
+from mazziere.poker.eval_tables import CHECK_MASK, KEY_SPACE, check_value
 from mazziere.poker.evaluator import _evaluate_slowly, rank_of, tables_for
-from mazziere.poker.tables import CHECK_MASK, KEY_SPACE, check_value
 from mazziere.sim.poker_batch import PARALLEL_FROM, PIECE, all_hands, evaluate_batch
 
 VARIANTS = [

@@ -14,9 +14,9 @@ from mazziere.poker import Rules, apply, new_game, parse_cards, view
 from mazziere.poker.bots import abstraction as ab
 from mazziere.poker.bots import find_bot
 from mazziere.poker.bots.hard import abstract_history, strategy
+from mazziere.poker.eval_tables import CATEGORIES, straights
 from mazziere.poker.evaluator import evaluate
 from mazziere.poker.sim import play_pairs
-from mazziere.poker.tables import CATEGORIES, straights
 
 from .helpers import rigged, run
 

@@ -18,7 +18,7 @@ compiles the bucket functions with numba) and for the bot (plain Python at play 
   actor never folds when nothing is owed (it can check or SEE for free).
 
 Hands are sequences of five card numbers (``rank * 4 + suit``); ``cat`` is the category's index
-in :data:`~mazziere.poker.tables.CATEGORIES`; ``runs`` the deck's straight rank masks.
+in :data:`~mazziere.poker.eval_tables.CATEGORIES`; ``runs`` the deck's straight rank masks.
 """
 
 from __future__ import annotations

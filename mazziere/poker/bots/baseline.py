@@ -19,9 +19,9 @@ from mazziere.poker.bots.shapes import (
     high_card_mask,
     straight_draw_mask,
 )
+from mazziere.poker.eval_tables import CATEGORIES, Category
 from mazziere.poker.evaluator import evaluate
 from mazziere.poker.state import Phase
-from mazziere.poker.tables import CATEGORIES, Category
 from mazziere.poker.view import View
 
 BLUFF = 0.10

@@ -25,9 +25,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from mazziere.poker.cards import Card, deck
-from mazziere.poker.evaluator import tables_for
-from mazziere.poker.options import Rules
-from mazziere.poker.tables import (
+from mazziere.poker.eval_tables import (
     CATEGORIES,
     FLUSH_ADD,
     FLUSH_TEST,
@@ -40,6 +38,8 @@ from mazziere.poker.tables import (
     straights,
     table_arrays,
 )
+from mazziere.poker.evaluator import tables_for
+from mazziere.poker.options import Rules
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,7 +53,7 @@ if (SUIT_FIELD, RANK_FIELD, KEY_MASK, MASK_MASK, FLUSH_ADD, FLUSH_TEST) != (
     0x3333,
     0x8888,
 ):  # the kernels below spell these constants out: numba calls cost more than the work
-    raise ImportError("drawcalc's inlined evaluator constants differ from mazziere.poker.tables")
+    raise ImportError("drawcalc's inlined constants differ from mazziere.poker.eval_tables")
 
 REFERENCE_DEALS = 1_000_000
 SAMPLES = 1500

@@ -19,9 +19,9 @@ from mazziere.poker.bots.shapes import (
     group_mask,
     high_card_mask,
 )
+from mazziere.poker.eval_tables import CATEGORIES, Category
 from mazziere.poker.evaluator import evaluate
 from mazziere.poker.state import Phase
-from mazziere.poker.tables import CATEGORIES, Category
 from mazziere.poker.view import View
 
 _PAIR = CATEGORIES.index(Category.PAIR)

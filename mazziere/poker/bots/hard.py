@@ -30,10 +30,10 @@ from mazziere.poker import actions as A
 from mazziere.poker.bots import abstraction as ab
 from mazziere.poker.bots.base import BotRng, bet, call, discard, uniform
 from mazziere.poker.cards import Card
+from mazziere.poker.eval_tables import CATEGORIES, straights
 from mazziere.poker.evaluator import rank_of, tables_for
 from mazziere.poker.options import Rules
 from mazziere.poker.state import Move, Phase
-from mazziere.poker.tables import CATEGORIES, straights
 from mazziere.poker.view import View
 
 

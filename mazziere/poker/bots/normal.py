@@ -30,10 +30,10 @@ from mazziere.poker.bots.shapes import (
 )
 from mazziere.poker.bots.strength import after_draw, against_bets
 from mazziere.poker.cards import Card
+from mazziere.poker.eval_tables import CATEGORIES, Category
 from mazziere.poker.evaluator import evaluate
 from mazziere.poker.options import Rules
 from mazziere.poker.state import Phase
-from mazziere.poker.tables import CATEGORIES, Category
 from mazziere.poker.view import View
 
 _PAIR = CATEGORIES.index(Category.PAIR)

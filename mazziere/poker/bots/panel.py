@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from mazziere.poker.actions import FOLD, Action
 from mazziere.poker.bots.base import BotRng, bet, call, discard
 from mazziere.poker.bots.shapes import sensible_draw_mask
+from mazziere.poker.eval_tables import CATEGORIES, Category
 from mazziere.poker.evaluator import evaluate
 from mazziere.poker.state import Phase
-from mazziere.poker.tables import CATEGORIES, Category
 from mazziere.poker.view import View
 
 PANEL = ("maxbet", "maxpat", "station", "openfold", "foldraise", "random", "baseline")

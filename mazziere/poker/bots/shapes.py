@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 
 from mazziere.poker.cards import ACE, Card
+from mazziere.poker.eval_tables import straights
 from mazziere.poker.options import Rules
-from mazziere.poker.tables import straights
 
 
 def group_mask(hand: tuple[Card, ...]) -> int:
