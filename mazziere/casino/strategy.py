@@ -211,7 +211,7 @@ def random_decision(legal: Sequence[A.Action], rng: Rng) -> A.Action:
     (when offered) or, with a drawn card, the pass; a wild's colour uniformly. With one move
     (or one colour) no number is drawn. Choosing among moves rather than among the engine's
     action list keeps a wild from counting four times (once per colour). The compiled kernel
-    (:func:`mazziere.sim.casino_kernel._random_move`) draws the same numbers."""
+    (:func:`mazziere.sim.casino_kernel.round._random_move`) draws the same numbers."""
     faces = sorted({a.cards[0] for a in legal if isinstance(a, A.Play)})
     extra: list[A.Action] = [a for a in (A.DRAW, A.PASS) if a in legal]
     n = len(faces) + len(extra)

@@ -1,7 +1,8 @@
 """The return to player of UNO CASINO, measured: N independent rounds, the bank on its
 published strategy, the player on its published default (the RTP of docs/rules/casino.md "Return
 to player", seed 000) or on one end of the skill range: random legal choices (a careless
-player) or the search (:func:`mazziere.sim.casino_kernel._search_move`); stake 1 unit a round.
+player) or the search (:func:`mazziere.sim.casino_kernel.search._search_move`); stake 1 unit a
+round.
 
 Round ``i`` of a run with master seed ``S`` is played on ``SplitMixRng(round_seed(S, i))``
 by the compiled kernel (:mod:`mazziere.sim.casino_kernel`) or by the readable engine
