@@ -11,6 +11,12 @@ export const CASINO_RTP_TEXT = {
 };
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The password length the server's account policy requires (MIN_PASSWORD, MAX_PASSWORD of its
+ * accounts store): no endpoint publishes it, so the sign-up form keeps a copy here.
+ */
+export const PASSWORD_LENGTH = { min: 10, max: 256 };
+
 /** How long the client keeps trying to reconnect after losing the connection (platform.md). */
 export const RECONNECT_WINDOW_MS = 120_000;
 

@@ -53,10 +53,13 @@ export function clear(el) {
   return el;
 }
 
-/** The sentence for a server error: ours in the current language when the code is known. */
-export function errorText(code, message) {
+/**
+ * The sentence for a server error: ours in the current language when the code is known (with
+ * `params` for its placeholders, as a limit), else the server's own.
+ */
+export function errorText(code, message, params = {}) {
   const key = `err.${code}`;
-  return has(key) ? t(key) : message || code;
+  return has(key) ? t(key, params) : message || code;
 }
 
 /** A short message in the corner; kind: 'error' | 'info' | 'ok'. */

@@ -1,12 +1,15 @@
 // Log in / sign up.
 import { ApiError, post } from '../api.js';
+import { PASSWORD_LENGTH } from '../config.js';
 import { t } from '../i18n.js';
 import { errorText, field, fill, h } from '../ui.js';
+
+// log in or sign up: the choice survives a language switch (the page is redrawn)
+const formState = { mode: 'login' };
 
 export default {
   mount(root, _params, app) {
     root.className = 'page page-auth';
-    let mode = 'login';
     const user = h('input', {
       name: 'username',
       autocomplete: 'username',
@@ -19,7 +22,7 @@ export default {
       type: 'password',
       autocomplete: 'current-password',
       required: true,
-      maxlength: 256,
+      maxlength: PASSWORD_LENGTH.max,
       'data-testid': 'auth-password',
     });
     const error = h('p', { class: 'form-error', role: 'alert', 'data-testid': 'auth-error' });
@@ -38,10 +41,10 @@ export default {
               type: 'button',
               role: 'tab',
               class: 'tab',
-              'aria-selected': String(mode === m),
+              'aria-selected': String(formState.mode === m),
               'data-testid': `tab-${m}`,
               onclick: () => {
-                mode = m;
+                formState.mode = m;
                 draw();
               },
             },
@@ -49,9 +52,9 @@ export default {
           ),
         ),
       );
-      submit.textContent = t(mode === 'login' ? 'auth.login' : 'auth.signup');
-      pass.autocomplete = mode === 'login' ? 'current-password' : 'new-password';
-      hint.textContent = mode === 'signup' ? t('auth.password_hint') : '';
+      submit.textContent = t(formState.mode === 'login' ? 'auth.login' : 'auth.signup');
+      pass.autocomplete = formState.mode === 'login' ? 'current-password' : 'new-password';
+      hint.textContent = formState.mode === 'signup' ? t('auth.password_hint', PASSWORD_LENGTH) : '';
       error.textContent = '';
     };
 
@@ -62,22 +65,24 @@ export default {
         error.textContent = t('auth.fill_in');
         return;
       }
-      if (mode === 'signup' && pass.value.length < 8) {
-        error.textContent = t('auth.password_hint');
+      if (formState.mode === 'signup' && pass.value.length < PASSWORD_LENGTH.min) {
+        error.textContent = t('auth.password_hint', PASSWORD_LENGTH);
         return;
       }
       submit.disabled = true;
       try {
-        const res = await post(mode === 'login' ? '/api/login' : '/api/signup', {
+        const res = await post(formState.mode === 'login' ? '/api/login' : '/api/signup', {
           username: user.value.trim(),
           password: pass.value,
         });
+        formState.mode = 'login'; // the next time, after logging out: logging in
         await app.login(res);
         const next = sessionStorage.getItem('mazziere.after_login');
         sessionStorage.removeItem('mazziere.after_login');
         app.go(next && next !== '/login' ? next : '/lobby');
       } catch (err) {
-        error.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
+        error.textContent =
+          err instanceof ApiError ? errorText(err.code, err.message, PASSWORD_LENGTH) : String(err);
       } finally {
         submit.disabled = false;
       }

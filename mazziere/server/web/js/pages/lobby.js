@@ -217,6 +217,7 @@ function checkFields(form) {
     let text = input.validationMessage;
     if (v.rangeUnderflow) text = t('create.err_min', { min: input.min });
     else if (v.rangeOverflow) text = t('create.err_max', { max: input.max });
+    else if (v.stepMismatch && input.step === '0.01') text = t('create.err_cents');
     else if (v.badInput || v.stepMismatch) text = t('create.err_number');
     else if (v.valueMissing) text = t('create.err_missing');
     fieldError(input, text);

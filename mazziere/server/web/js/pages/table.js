@@ -87,10 +87,11 @@ export default {
       this.body,
     );
 
+    this.moveFor = null; // the state number a move was sent for, until the table answers
     this.ctx = {
-      act: (action) => this.send({ type: 'action', state_no: this.mem.last?.state_no ?? 0, action }),
-      stake: (amount) => this.send({ type: 'stake', state_no: this.mem.last?.state_no ?? 0, amount }),
-      topup: (amount) => this.send({ type: 'topup', amount }),
+      act: (action) => this.move({ type: 'action', state_no: this.stateNo(), action }),
+      stake: (amount) => this.move({ type: 'stake', state_no: this.stateNo(), amount }),
+      topup: (amount) => this.move({ type: 'topup', amount }),
       start: () => this.send({ type: 'start' }),
       leave: () => this.leave(),
       summary: () => this.summary,
@@ -166,6 +167,23 @@ export default {
     this.app.socket.send({ type: 'join', table: this.id });
   },
 
+  /** The state number of the table as last drawn. */
+  stateNo() {
+    return this.mem.last?.state_no ?? 0;
+  },
+
+  /**
+   * Send a move (an action, a stake, a top-up): one per state of the table. A second one before
+   * the table answers the first (a double-click) is not sent: it would be a duplicate, or be
+   * refused as out of date. The table's next state, or a refusal, lets the next move go.
+   */
+  move(msg) {
+    if (this.moveFor === this.stateNo()) return true;
+    const ok = this.send(msg);
+    if (ok) this.moveFor = this.stateNo();
+    return ok;
+  },
+
   /** Send a message for this table; false (and a notice) when not connected. */
   send(msg) {
     const ok = this.app.socket.send({ ...msg, table: this.id });
@@ -199,6 +217,8 @@ export default {
 
   handle(msg) {
     if (msg.type === 'table' && msg.table === this.id) {
+      // the table moved on (or was sent whole, after a reconnection): a move may go again
+      if (msg.full || msg.state_no !== this.moveFor) this.moveFor = null;
       // a refusal stays in view until the table moves on (the server redraws the same state)
       if (this.errorState === undefined || msg.state_no > this.errorState) this.errorBox.hidden = true;
       // one timeline: the notes that lead an update's events (a seat taken, a hand started, a
@@ -242,6 +262,7 @@ export default {
         this.send({ type: 'watch' });
         return;
       }
+      this.moveFor = null; // refused: the player may try again
       const text = errorText(msg.code, msg.message);
       this.errorState = msg.state_no ?? this.mem.last?.state_no ?? 0;
       this.errorBox.hidden = false;

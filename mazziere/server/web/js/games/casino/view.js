@@ -11,7 +11,17 @@ import { animateUno, sortUno } from '../uno/view.js';
 import './events.js';
 import './messages.js';
 
-const toCents = (euros) => Math.round(Number(String(euros).replace(',', '.')) * 100);
+/**
+ * An amount typed in euros (a dot or a comma before the cents) in cents: `null` when it is not
+ * euros and cents, `'cents'` when it has more than two decimals (1.234 is not rounded to 1.23).
+ */
+export function euroCents(text) {
+  const m = /^\s*(\d+)(?:[.,](\d*))?\s*$/.exec(String(text ?? ''));
+  if (!m) return null;
+  const decimals = m[2] || '';
+  if (decimals.length > 2) return 'cents';
+  return Number(m[1]) * 100 + Number(decimals.padEnd(2, '0'));
+}
 
 export class CasinoView extends TableView {
   constructor(root, ctx) {
@@ -340,8 +350,9 @@ export class CasinoView extends TableView {
     const { min, max } = this.limits();
     const credit = this.msg?.view?.credit;
     this.stakeError.textContent = '';
-    const amount = toCents(this.stakeInput.value);
-    if (!Number.isFinite(amount) || amount <= 0) this.stakeError.textContent = t('err.stake_not_positive');
+    const amount = euroCents(this.stakeInput.value);
+    if (amount === 'cents') this.stakeError.textContent = t('casino.cents_only');
+    else if (amount === null || amount <= 0) this.stakeError.textContent = t('err.stake_not_positive');
     else if (amount < min) this.stakeError.textContent = t('casino.stake_min', { min: money(min) });
     else if (amount > max) this.stakeError.textContent = t('casino.stake_max', { max: money(max) });
     else if (credit === null || credit === undefined || amount > credit)
@@ -352,9 +363,10 @@ export class CasinoView extends TableView {
   /** Move money from the wallet into the session credit. */
   topup() {
     this.stakeError.textContent = '';
-    const amount = toCents(this.topupInput.value);
+    const amount = euroCents(this.topupInput.value);
     const wallet = this.ctx.me()?.balance;
-    if (!Number.isFinite(amount) || amount <= 0) this.stakeError.textContent = t('err.bad_amount');
+    if (amount === 'cents') this.stakeError.textContent = t('casino.cents_only');
+    else if (amount === null || amount <= 0) this.stakeError.textContent = t('err.bad_amount');
     else if (wallet !== undefined && wallet !== null && amount > wallet)
       this.stakeError.textContent = t('err.insufficient_funds');
     else this.ctx.topup(amount);

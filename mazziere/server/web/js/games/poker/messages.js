@@ -68,6 +68,11 @@ export const en = {
   'poker.item_state.redeemed': 'bought back',
   'poker.amount': 'Amount',
   'poker.range': 'from {lo} to {hi}',
+  'poker.bet_max': 'The most you can bet now is {n} chips: the amount is set to {n}.',
+  'poker.bet_max.one': 'The most you can bet now is 1 chip: the amount is set to 1.',
+  'poker.bet_min': 'The least you can bet is {n} chips: the amount is set to {n}.',
+  'poker.bet_min.one': 'The least you can bet is 1 chip: the amount is set to 1.',
+  'poker.bet_whole': 'A bet is a whole number of chips, from {lo} to {hi}.',
   'poker.prompt.over': 'The game is over.',
   'poker.prompt.waiting': 'Waiting for the computer…',
   'poker.prompt.draw': 'The draw: mark up to {n} cards to change, then press REPLACE.',
@@ -141,6 +146,11 @@ export const en = {
   // the engine's reasons for a game's end (seat 0 is the player, seat 1 the computer)
   'reason.poker.seat 0 cannot pay the ante': 'you cannot pay the ante',
   'reason.poker.cannot_pay': '{who} cannot pay the ante',
+  // the server's refusals of a bet (by code)
+  'err.bet_below_minimum': 'That bet is below the smallest one allowed.',
+  'err.bet_above_max': 'That bet is above the table’s largest one.',
+  'err.bet_above_cover': 'That bet is more than the other side can cover.',
+  'err.bet_above_bankroll': 'That bet is more than you can pay.',
   'reason.poker.seat 1 has no items left to pledge and cannot pay the ante':
     'the computer has no items left to pledge and cannot pay the ante',
   'pev.deal_started_me': 'Deal {deal}: you act first.',
@@ -250,6 +260,11 @@ export const it = {
   'poker.item_state.redeemed': 'riscattato',
   'poker.amount': 'Somma',
   'poker.range': 'da {lo} a {hi}',
+  'poker.bet_max': 'Ora puoi puntare al massimo {n} fiches: la somma è portata a {n}.',
+  'poker.bet_max.one': 'Ora puoi puntare al massimo 1 fiche: la somma è portata a 1.',
+  'poker.bet_min': 'La puntata minima è di {n} fiches: la somma è portata a {n}.',
+  'poker.bet_min.one': 'La puntata minima è di 1 fiche: la somma è portata a 1.',
+  'poker.bet_whole': 'Una puntata è un numero intero di fiches, da {lo} a {hi}.',
   'poker.prompt.over': 'La partita è finita.',
   'poker.prompt.waiting': 'Tocca al computer…',
   'poker.prompt.draw': 'Il cambio: segna fino a {n} carte da cambiare, poi premi SOSTITUISCI.',
@@ -322,6 +337,11 @@ export const it = {
   'pev.game_ended': '{who} vince la partita.',
   'reason.poker.seat 0 cannot pay the ante': 'non puoi pagare l’invito',
   'reason.poker.cannot_pay': '{who} non può pagare l’invito',
+  // i rifiuti di una puntata da parte del server (per codice)
+  'err.bet_below_minimum': 'La puntata è sotto la minima ammessa.',
+  'err.bet_above_max': 'La puntata supera la massima del tavolo.',
+  'err.bet_above_cover': 'La puntata supera quanto l’avversario può coprire.',
+  'err.bet_above_bankroll': 'La puntata supera quanto puoi pagare.',
   'reason.poker.seat 1 has no items left to pledge and cannot pay the ante':
     'il computer non ha più oggetti da impegnare e non può pagare l’invito',
   'pev.deal_started_me': 'Mano {deal}: parli per primo.',

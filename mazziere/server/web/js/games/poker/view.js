@@ -143,6 +143,8 @@ export class PokerView extends TableView {
     });
     this.slider.addEventListener('input', () => (this.amount.value = this.slider.value));
     this.amount.addEventListener('input', () => (this.slider.value = this.amount.value));
+    // an amount outside the range, said in words under the field (nothing is sent)
+    this.amountNote = h('small', { class: 'field-error', role: 'alert', hidden: true, 'data-testid': 'bet-note' });
     this.historyBox = h('section', { class: 'panel', 'aria-label': t('poker.this_deal') });
     this.overlay = h('div', { class: 'result-overlay', hidden: true, 'data-testid': 'result' });
     root.append(
@@ -193,6 +195,7 @@ export class PokerView extends TableView {
       return;
     }
     if (v.deal_no !== prevDeal || v.phase !== 'draw') this.marked.clear();
+    if (v !== previous?.view) this.amountNote.hidden = true;
     const me = msg.seat ?? 0;
     const them = 1 - me;
     // a spectator sees the player's place by name, without a hand or controls
@@ -384,15 +387,15 @@ export class PokerView extends TableView {
           h('label', {}, t('poker.amount'), ' ', this.amount),
           this.slider,
           h('small', { class: 'muted' }, t('poker.range', { lo, hi })),
+          this.amountNote,
         ),
       );
     }
-    const amount = () => Math.round(Number(this.amount.value));
     if (L.words.has('open'))
-      out.push(btn('open', this.label('open'), 'btn-primary', () => this.send(`open ${amount()}`)));
+      out.push(btn('open', this.label('open'), 'btn-primary', () => this.bet('open', L.ranges.open)));
     if (L.words.has('wait')) out.push(btn('wait', this.label('wait'), '', () => this.send('wait')));
     if (L.words.has('raise'))
-      out.push(btn('raise', this.label('raise'), 'btn-primary', () => this.send(`raise ${amount()}`)));
+      out.push(btn('raise', this.label('raise'), 'btn-primary', () => this.bet('raise', L.ranges.raise)));
     if (v.phase === 'draw' && myTurn) {
       // the draw: SOSTITUISCI/REPLACE with the marked cards (none: stand pat)
       const pos = [...this.marked].sort((a, b) => a - b);
@@ -420,6 +423,31 @@ export class PokerView extends TableView {
       if (!KNOWN.includes(w)) out.push(btn(w, w, '', () => this.send(w)));
     }
     fill(this.buttons, ...out);
+  }
+
+  /**
+   * OPEN or RAISE the amount in the field when it is a whole number of chips within the range
+   * the server allows now; else put the nearest allowed amount in the field and say why,
+   * sending nothing (the player presses again to bet it).
+   */
+  bet(word, range) {
+    const [lo, hi] = range || [1, Infinity];
+    const text = String(this.amount.value).trim();
+    const n = Number(text);
+    let note = null;
+    if (text === '' || !Number.isInteger(n)) note = t('poker.bet_whole', { lo, hi });
+    else if (n < lo) note = t('poker.bet_min', { n: lo });
+    else if (n > hi) note = t('poker.bet_max', { n: hi });
+    if (note === null) {
+      this.amountNote.hidden = true;
+      this.send(`${word} ${n}`);
+      return;
+    }
+    this.amount.value = String(Math.min(hi, Math.max(lo, Math.round(n) || lo)));
+    this.slider.value = this.amount.value;
+    this.amountNote.textContent = note;
+    this.amountNote.hidden = false;
+    this.amount.focus();
   }
 
   /** A seat by name; "You" only for this player's own seat (never for a spectator). */
