@@ -232,16 +232,6 @@ class GameSession(ABC):
             [(parse(text), only, hidden) for text, only, hidden in events],
         )
 
-    @classmethod
-    def event_wire(cls, e: TextEvent) -> dict[str, Any]:
-        """An event's structured form."""
-        return wire.event(e)
-
-    @classmethod
-    def action_wire(cls, action: Any) -> dict[str, Any]:
-        """An action's structured form (from the object, or read from its text)."""
-        return wire.action(cls.parse_action(action) if isinstance(action, str) else action)
-
     def legal_wire(self, seat: int) -> list[dict[str, Any]]:
         """The legal actions of ``seat`` in their structured forms."""
         return [wire.action(a) for a in self.legal_actions(seat)]

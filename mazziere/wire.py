@@ -62,8 +62,7 @@ _ACTIONS: dict[tuple[type, str], dict[str, Any]] = {}
 CACHE_MAX = 100_000
 """Structured forms kept, by action class and text (the text determines the action): the
 same actions recur in every update (a poker bet round lists every amount), so each form is
-built once (events too: :meth:`mazziere.game.GameSession.event_wire`). A full cache is emptied
-and starts again. Callers must not change the dict."""
+built once. A full cache is emptied and starts again. Callers must not change the dict."""
 
 
 def action(a: object) -> dict[str, Any]:

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from mazziere import wire
 from mazziere.game import new_seed
 from mazziere.poker.session import PokerSession
 
@@ -22,7 +23,7 @@ def test_legal_wire_is_the_parsed_legal_text_on_every_state_of_random_games(deck
         while not s.is_over and states < 1500:
             seat = s.state.current
             texts = s.legal(seat)
-            assert s.legal_wire(seat) == [PokerSession.action_wire(t) for t in texts]
+            assert s.legal_wire(seat) == [wire.action(PokerSession.parse_action(t)) for t in texts]
             view, legal = s.seat_view(seat)  # an update's pair, from one engine view
             assert view == s.view(seat) and legal == s.legal_wire(seat)
             other = s.seat_view(1 - seat)

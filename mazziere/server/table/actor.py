@@ -9,7 +9,7 @@ a time."""
 
 from __future__ import annotations
 
-from mazziere.errors import IllegalAction, NotYourTurn
+from mazziere.errors import IllegalAction
 from mazziere.game import new_seed
 from mazziere.server import protocol as P
 from mazziere.server.store import table_rows
@@ -123,8 +123,6 @@ class TableActor(TableRecovery):
                 )
             if self.session is None or self.session.is_over:
                 raise IllegalAction("no hand is in progress", "no_hand")
-            if action.strip().lower() in ("timeout", "end_hand"):
-                raise NotYourTurn("only the server sends time-outs", "server_only")
             await self._apply_and_store([(seat, action, "player")])
             await self._broadcast()
         self.srv.metrics.latency.observe(max(0.0, self.srv.clock.now() - t0))

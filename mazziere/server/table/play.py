@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from mazziere import wire
 from mazziere.game import GameSession, Step, commitment
 from mazziere.server import protocol as P
 from mazziere.server.store import money, table_rows
@@ -160,22 +161,23 @@ class TablePlay(CasinoMoney):
         assert self.session is not None
         if steps:
             self.state_no += 1
-        wired: dict[Any, dict[str, Any]] = {}  # each event made structured once
+        wired: dict[int, dict[str, Any]] = {}  # each event object made structured once
         for step in steps:
             self.srv.metrics.decisions.labels(self.game, step.actor).inc()
             auto = step.actor == "server" and bool(step.moves)
             # what each seat sees of the step: the rule the hand history follows too
             for i, info in enumerate(self.seats):
                 if info.account is not None:
-                    for text in self.session.seen(step, i).events:
-                        if text not in wired:
-                            wired[text] = self.kind.event_wire(text)
-                        info.push(_by_server(wired[text], step.seat) if auto else wired[text])
+                    for e in self.session.seen(step, i).events:
+                        got = wired.get(id(e))
+                        if got is None:
+                            got = wired[id(e)] = wire.event(e)
+                        info.push(_by_server(got, step.seat) if auto else got)
             if not self.watchers and step.actor != "server":
                 continue
             public = self.session.seen(step, None)  # what a spectator sees
             if self.watchers:
-                shown = [self.kind.event_wire(text) for text in public.events]
+                shown = [wired.get(id(e)) or wire.event(e) for e in public.events]
                 if auto:
                     shown = [_by_server(e, step.seat) for e in shown]
                 for w in self.watchers.values():
@@ -187,7 +189,7 @@ class TablePlay(CasinoMoney):
                     P.TimedOut(
                         seat=step.seat,
                         name=self.seats[step.seat].username,
-                        actions=[self.kind.action_wire(t) for t in moves if t is not None],
+                        actions=[wire.action(m) for m in moves if m is not None],
                     )
                 )
         if self.session.is_over:
