@@ -32,7 +32,7 @@ from typing import Any, Literal, get_args, get_origin
 from mazziere.casino.readings import Readings
 from mazziere.casino.readings import alternatives as reading_alternatives
 from mazziere.casino.rules import SMALLEST_STAKE, CasinoRules
-from mazziere.casino.session import DEFAULTS as CASINO_DEFAULTS
+from mazziere.casino.table_game import DEFAULTS as CASINO_DEFAULTS
 from mazziere.errors import OptionError
 from mazziere.fields import doc_of, limits_of
 from mazziere.game import (
@@ -42,19 +42,19 @@ from mazziere.game import (
     DECISION_SECONDS_MAX,
     REGISTRY,
     TABLE_NAME_MAX,
-    GameSession,
+    TableGame,
     find_game,
 )
 from mazziere.poker import presets as poker_presets
 from mazziere.poker.bots import LEVELS
 from mazziere.poker.options import Rules as PokerRules
-from mazziere.poker.session import DEFAULT_LEVEL
-from mazziere.poker.session import DEFAULT_PRESET as POKER_PRESET
+from mazziere.poker.table_game import DEFAULT_LEVEL
+from mazziere.poker.table_game import DEFAULT_PRESET as POKER_PRESET
 from mazziere.uno import presets as uno_presets
 from mazziere.uno.bots import BOTS as UNO_BOTS
 from mazziere.uno.options import MAX_SEATS, MIN_SEATS
 from mazziere.uno.options import Rules as UnoRules
-from mazziere.uno.session import DEFAULT_BOTS, DEFAULT_PRESET, DEFAULT_SEATS
+from mazziere.uno.table_game import DEFAULT_BOTS, DEFAULT_PRESET, DEFAULT_SEATS
 
 CATALOG_VERSION = 1
 """Bumped when the shape of :func:`catalog` changes incompatibly."""
@@ -307,7 +307,7 @@ def presets_of(game: str) -> list[dict[str, Any]]:
 
 # ------------------------------------------------------------------------------ the catalog
 def describe_game(name: str) -> dict[str, Any]:
-    session: type[GameSession] = find_game(name)
+    session: type[TableGame] = find_game(name)
     config, _ = session.table_config({})
     table_rules = session.table_rules(config)
     return {

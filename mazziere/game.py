@@ -3,12 +3,12 @@
 
 A game is driven through one interface: a new game from (its table configuration, the seats and
 their bots, a seed), who must decide now, the legal actions of a seat, apply, the view of a
-seat, what a seat may see of a step (:meth:`GameSession.seen`: the one rule the live updates
+seat, what a seat may see of a step (:meth:`TableGame.seen`: the one rule the live updates
 and the hand history both follow), the result, and the action taken on a time-out.
 :class:`TableRules` says, as data, how a table hosts the game (fixed computer seats, joining
 after the start, what leaving does, whether money moves through a session credit), so that the
 server drives every game through this module alone and knows no game by name. Adding a game
-means one module with a :class:`GameSession` subclass and one line in :data:`REGISTRY`.
+means one module with a :class:`TableGame` subclass and one line in :data:`REGISTRY`.
 
 Standard library only: the rules packages stay installable without third-party packages.
 """
@@ -30,11 +30,11 @@ from mazziere.rng import ShakeRng
 from mazziere.textevents import TextEvent
 
 REGISTRY: dict[str, str] = {
-    "uno": "mazziere.uno.session:UnoSession",
-    "casino": "mazziere.casino.session:CasinoSession",
-    "poker": "mazziere.poker.session:PokerSession",
+    "uno": "mazziere.uno.table_game:UnoTableGame",
+    "casino": "mazziere.casino.table_game:CasinoTableGame",
+    "poker": "mazziere.poker.table_game:PokerTableGame",
 }
-"""Every game a table can host: its name and where its :class:`GameSession` lives (imported on
+"""Every game a table can host: its name and where its :class:`TableGame` lives (imported on
 first use, so the registry imports no game and no game imports the registry's users)."""
 
 
@@ -42,7 +42,7 @@ def game_names() -> list[str]:
     return list(REGISTRY)
 
 
-def find_game(name: str) -> type[GameSession]:
+def find_game(name: str) -> type[TableGame]:
     """The session class of the game called ``name``; an unknown name is an OptionError."""
     target = REGISTRY.get(name)
     if target is None:
@@ -51,7 +51,7 @@ def find_game(name: str) -> type[GameSession]:
             "unknown_game",
         )
     module, _, attr = target.partition(":")
-    cls: type[GameSession] = getattr(importlib.import_module(module), attr)
+    cls: type[TableGame] = getattr(importlib.import_module(module), attr)
     return cls
 
 
@@ -141,7 +141,7 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class SeenStep:
-    """One step as one seat may see it (:meth:`GameSession.seen`), in a live update or in the
+    """One step as one seat may see it (:meth:`TableGame.seen`), in a live update or in the
     hand history alike."""
 
     seat: int
@@ -153,7 +153,7 @@ class SeenStep:
     """A time-out's moves (:attr:`Step.played`) that this seat may see; ``None``: the action is
     itself the move."""
     events: tuple[TextEvent, ...]
-    """The step's events that this seat may see (:meth:`GameSession.visible`)."""
+    """The step's events that this seat may see (:meth:`TableGame.visible`)."""
 
 
 # ------------------------------------------------------------------------------ tables
@@ -176,11 +176,11 @@ class TableRules:
     on_leave: Literal["substitute", "forfeit", "finish"] = "substitute"
     """A player leaving a game in progress: ``substitute`` (a computer player takes the seat,
     unless the game has its own leave action), ``forfeit`` (the game ends, see
-    :meth:`GameSession.forfeit`), ``finish`` (the player's default strategy completes it)."""
+    :meth:`TableGame.forfeit`), ``finish`` (the player's default strategy completes it)."""
     substitute_bot: str = "autoplay"
 
 
-class GameSession(ABC):
+class TableGame(ABC):
     """A game in progress at a table: the contract the server drives every game through."""
 
     game: str = ""
@@ -387,14 +387,14 @@ class GameSession(ABC):
 
 
 def replay(
-    game: GameSession, steps: Iterable[tuple[int, Step]], viewer: int, revealed: bool
+    game: TableGame, steps: Iterable[tuple[int, Step]], viewer: int, revealed: bool
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A recorded hand as ``viewer`` saw it: its view as dealt, then each step (numbered, as
-    recorded) with the viewer's view after it (:meth:`GameSession.replay_step`). ``game`` is the
-    hand as dealt (:meth:`GameSession.from_setup`); each step is applied to it again, and a
-    recorded time-out (:attr:`GameSession.timeout_action`) is acted again to name the moves it
+    recorded) with the viewer's view after it (:meth:`TableGame.replay_step`). ``game`` is the
+    hand as dealt (:meth:`TableGame.from_setup`); each step is applied to it again, and a
+    recorded time-out (:attr:`TableGame.timeout_action`) is acted again to name the moves it
     made.
-    ``revealed``: the hand is over and its seed published (:meth:`GameSession.seen`)."""
+    ``revealed``: the hand is over and its seed published (:meth:`TableGame.seen`)."""
     initial = game.view(viewer)
     out: list[dict[str, Any]] = []
     for seq, step in steps:

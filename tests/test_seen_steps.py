@@ -2,15 +2,15 @@
 history"): what a seat may see of a step, in a live update or in the hand history, never
 depends on the cards it cannot see.
 
-Each game is played through the game contract (:class:`~mazziere.game.GameSession`) with
+Each game is played through the game contract (:class:`~mazziere.game.TableGame`) with
 random legal actions, time-outs now and then and, at the casino, the bank's own moves. After
 every step, for every seat and a spectator, the cards that seat cannot see are dealt again: a
 random exchange of the card faces of which it knows no copy (its own hand before and after the
 step, the discard pile, the cards the rules show everyone in the step's events), made in the
 game's hidden parts (the other hands, the deck or draw pile) and in the step's record (the
 action's text, a time-out's moves, every event text). What the seat sees must be identical in
-both worlds: the live update (:meth:`~mazziere.game.GameSession.seen`, the view and legal
-actions) and the replay's step (:meth:`~mazziere.game.GameSession.replay_step`). At the end
+both worlds: the live update (:meth:`~mazziere.game.TableGame.seen`, the view and legal
+actions) and the replay's step (:meth:`~mazziere.game.TableGame.replay_step`). At the end
 the whole hand, as the server records it, is replayed (:func:`mazziere.game.replay`) for every
 seat and must show each step exactly as the table did.
 """
@@ -29,17 +29,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mazziere.cards import uno as uno_cards
-from mazziere.casino.session import CasinoSession
+from mazziere.casino.table_game import CasinoTableGame
 from mazziere.errors import MazziereError
-from mazziere.game import GameSession, Step, replay
+from mazziere.game import Step, TableGame, replay
 from mazziere.poker import cards as poker_cards
 from mazziere.poker.events import Shown
-from mazziere.poker.session import PokerSession
+from mazziere.poker.table_game import PokerTableGame
 from mazziere.textevents import TextEvent
 from mazziere.uno import PRESETS, format_position, parse_position
 from mazziere.uno import events as E
 from mazziere.uno.game import Game
-from mazziere.uno.session import UnoSession
+from mazziere.uno.table_game import UnoTableGame
 
 MAX_STEPS = 90
 TIMEOUT_SHARE = 0.06
@@ -71,33 +71,33 @@ class Kind:
     """One game as this test drives it."""
 
     card: type
-    make: Callable[[random.Random, str], GameSession]
+    make: Callable[[random.Random, str], TableGame]
     """A new game from a random source (its options) and a seed (its cards)."""
-    cards: Callable[[GameSession], Counter[Any]]
+    cards: Callable[[TableGame], Counter[Any]]
     """Every card in the game, with its copies."""
-    known: Callable[[GameSession, int | None], set[Any]]
+    known: Callable[[TableGame, int | None], set[Any]]
     """The cards a seat sees in the game as it stands (its hand, the public piles)."""
     public: tuple[type[TextEvent], ...]
     """Events whose cards the rules show everyone."""
-    redealt: Callable[[GameSession, Sigma], GameSession]
+    redealt: Callable[[TableGame, Sigma], TableGame]
     """A copy of the game with its hidden cards dealt again by ``sigma``."""
-    seats: Callable[[GameSession], int]
+    seats: Callable[[TableGame], int]
 
 
 # ------------------------------------------------------------------------------ UNO, casino
-def uno_state(game: GameSession) -> Game:
-    if isinstance(game, CasinoSession):
+def uno_state(game: TableGame) -> Game:
+    if isinstance(game, CasinoTableGame):
         return game.round.uno
-    assert isinstance(game, UnoSession)
+    assert isinstance(game, UnoTableGame)
     return game.state
 
 
-def uno_cards_of(game: GameSession) -> Counter[Any]:
+def uno_cards_of(game: TableGame) -> Counter[Any]:
     g = uno_state(game)  # a card just drawn (``drawn``) is in its drawer's hand
     return Counter([*(c for h in g.hands for c in h), *g.draw_pile, *g.discard, *g.removed])
 
 
-def uno_known(game: GameSession, seat: int | None) -> set[Any]:
+def uno_known(game: TableGame, seat: int | None) -> set[Any]:
     g = uno_state(game)
     own = set(g.hands[seat]) if seat is not None and 0 <= seat < g.players else set()
     return own | set(g.discard) | set(g.removed)
@@ -124,40 +124,40 @@ def uno_redealt_state(g: Game, sigma: Sigma) -> Game:
     return parse_position(" ".join(parts), g.rules)
 
 
-def uno_redealt(game: GameSession, sigma: Sigma) -> GameSession:
+def uno_redealt(game: TableGame, sigma: Sigma) -> TableGame:
     out = copy.copy(game)
-    if isinstance(out, CasinoSession):
+    if isinstance(out, CasinoTableGame):
         out.round = replace(out.round, uno=uno_redealt_state(out.round.uno, sigma))
     else:
-        assert isinstance(out, UnoSession)
+        assert isinstance(out, UnoTableGame)
         out.state = uno_redealt_state(out.state, sigma)
     return out
 
 
-def new_uno(rnd: random.Random, seed: str) -> GameSession:
+def new_uno(rnd: random.Random, seed: str) -> TableGame:
     preset = rnd.choice(sorted(PRESETS))
     rules = PRESETS[preset]
     players = rnd.randint(rules.min_players, min(rules.max_players, 5))
-    return UnoSession(preset, {}, players, {}, seed)
+    return UnoTableGame(preset, {}, players, {}, seed)
 
 
-def new_casino(rnd: random.Random, seed: str) -> GameSession:
-    return CasinoSession({}, rnd.choice((100, 500, 2_000)), seed, None)
+def new_casino(rnd: random.Random, seed: str) -> TableGame:
+    return CasinoTableGame({}, rnd.choice((100, 500, 2_000)), seed, None)
 
 
 # ------------------------------------------------------------------------------ poker
-def poker_cards_of(game: GameSession) -> Counter[Any]:
-    assert isinstance(game, PokerSession)
+def poker_cards_of(game: TableGame) -> Counter[Any]:
+    assert isinstance(game, PokerTableGame)
     return Counter(poker_cards.deck(game.rules.deck))
 
 
-def poker_known(game: GameSession, seat: int | None) -> set[Any]:
-    assert isinstance(game, PokerSession)
+def poker_known(game: TableGame, seat: int | None) -> set[Any]:
+    assert isinstance(game, PokerTableGame)
     return set(game.state.hands[seat]) if seat is not None else set()
 
 
-def poker_redealt(game: GameSession, sigma: Sigma) -> GameSession:
-    assert isinstance(game, PokerSession)
+def poker_redealt(game: TableGame, sigma: Sigma) -> TableGame:
+    assert isinstance(game, PokerTableGame)
     out = copy.copy(game)
     s = game.state
     hands = (
@@ -168,9 +168,9 @@ def poker_redealt(game: GameSession, sigma: Sigma) -> GameSession:
     return out
 
 
-def new_poker(rnd: random.Random, seed: str) -> GameSession:
+def new_poker(rnd: random.Random, seed: str) -> TableGame:
     preset = rnd.choice(("classic", "classic32"))
-    return PokerSession({"preset": preset, "level": "easy"}, seed)
+    return PokerTableGame({"preset": preset, "level": "easy"}, seed)
 
 
 KINDS = {
@@ -205,7 +205,7 @@ KINDS = {
 
 
 # ------------------------------------------------------------------------------ playing
-def next_step(kind: Kind, game: GameSession, rnd: random.Random) -> Step | None:
+def next_step(kind: Kind, game: TableGame, rnd: random.Random) -> Step | None:
     """One step of a random game: a random legal action of any seat that has one (a catch or
     a jump-in come from a seat whose turn it is not), now and then a time-out, or the
     computer's move where the table's computer player decides (the casino's bank)."""
@@ -213,7 +213,7 @@ def next_step(kind: Kind, game: GameSession, rnd: random.Random) -> Step | None:
     if not deciders:
         return None
     for seat in deciders:
-        move = game.bot_move(seat) if isinstance(game, CasinoSession) else None
+        move = game.bot_move(seat) if isinstance(game, CasinoTableGame) else None
         if move is not None:
             return game.apply(seat, move, "bot")
     seats = range(kind.seats(game))
@@ -243,7 +243,7 @@ def redeal(cards: Counter[Any], known: set[Any], rnd: random.Random) -> Sigma:
     return sigma
 
 
-def redealt_step(game: GameSession, step: Step, sigma: Sigma, card: type) -> Step:
+def redealt_step(game: TableGame, step: Step, sigma: Sigma, card: type) -> Step:
     """The step's record with its cards exchanged by ``sigma``: the action, a time-out's
     moves, every event (its owner's text and the others' alike)."""
 
@@ -255,7 +255,7 @@ def redealt_step(game: GameSession, step: Step, sigma: Sigma, card: type) -> Ste
     return Step(step.seat, action(step.action), step.actor, events, played)
 
 
-def what_is_seen(game: GameSession, seq: int, step: Step, seat: int | None) -> Any:
+def what_is_seen(game: TableGame, seq: int, step: Step, seat: int | None) -> Any:
     """Everything ``seat`` receives of the step: live (what it sees of the step, its view and
     legal actions) and in the replay."""
     seen = game.seen(step, seat)
@@ -264,7 +264,7 @@ def what_is_seen(game: GameSession, seq: int, step: Step, seat: int | None) -> A
     return seen, game.seat_view(seat), game.replay_step(seq, step, seat, game.view(seat), False)
 
 
-def step_cards(kind: Kind, game: GameSession, step: Step) -> set[Any]:
+def step_cards(kind: Kind, game: TableGame, step: Step) -> set[Any]:
     """The cards the rules show everyone in the step's events (a play, a showdown)."""
     out: set[Any] = set()
     for e, _, _ in step.events:

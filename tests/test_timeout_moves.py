@@ -11,8 +11,8 @@ import random
 import pytest
 
 from mazziere import wire
-from mazziere.game import GameSession, Visibility, find_game
-from mazziere.uno.session import autoplay_moves
+from mazziere.game import TableGame, Visibility, find_game
+from mazziere.uno.table_game import autoplay_moves
 
 UNO_TABLES = [
     ({"preset": "classic"}, 3),
@@ -105,7 +105,7 @@ def test_casino_timeout_names_the_default_strategy_move() -> None:
 
 
 def test_poker_timeout_move_is_its_own_action() -> None:
-    game: GameSession = find_game("poker").new({"level": "easy"}, 2, {}, "0" * 63 + "1")
+    game: TableGame = find_game("poker").new({"level": "easy"}, 2, {}, "0" * 63 + "1")
     step = game.timeout(game.deciders()[0])
     assert step.played is None and step.moves == (step.action,)
     assert step.text in ("wait", "replace", "see", "fold", "draw")

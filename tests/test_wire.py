@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from mazziere import wire
-from mazziere.game import GameSession, Step, find_game, game_names, new_seed
+from mazziere.game import Step, TableGame, find_game, game_names, new_seed
 from mazziere.server.protocol import json_schema
 
 
-def _games(name: str, seed: int) -> GameSession:
+def _games(name: str, seed: int) -> TableGame:
     kind = find_game(name)
     rnd = random.Random(seed)
     s = f"{rnd.getrandbits(256):064x}"

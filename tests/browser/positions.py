@@ -16,7 +16,7 @@ from .harness import LiveServer
 async def _put(live: LiveServer, table: int, text: str) -> int:
     actor = live.server.tables[table]
     async with actor.lock:
-        session = actor.session
+        session = actor.table_game
         assert session is not None, "start the game before putting it in a position"
         work: Any = copy.copy(session)
         if actor.game == "uno":
@@ -28,7 +28,7 @@ async def _put(live: LiveServer, table: int, text: str) -> int:
             work._legal = None
         else:
             raise ValueError(actor.game)
-        actor.session = work
+        actor.table_game = work
         actor.status = "open" if work.is_over else "playing"
         actor.state_no += 1
         actor._schedule_decision()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from mazziere.game import find_game
-from mazziere.poker.session import check_or_fold
+from mazziere.poker.table_game import check_or_fold
 
 
 def test_timeout_checks_when_free_else_folds() -> None:

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from mazziere.cli import app
 from mazziere.server.store import accounts, ledger
 from mazziere.server.store.db import Database
-from mazziere.server.store.models import CasinoSession, GameTable
+from mazziere.server.store.models import CreditSession, GameTable
 
 runner = CliRunner()
 Plant = Callable[[Database], Awaitable[None]]
@@ -34,7 +34,7 @@ async def _two_players_and_a_table(database: Database) -> tuple[int, int, int]:
 
 async def _open_session(database: Database, account: int, table: int, credit: int = 0) -> int:
     async with database.write() as db:
-        cs = CasinoSession(account_id=account, table_id=table)
+        cs = CreditSession(account_id=account, table_id=table)
         db.add(cs)
         await db.flush()
         if credit:

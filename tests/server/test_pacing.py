@@ -59,11 +59,11 @@ async def test_computer_players_move_one_at_a_time_after_the_tables_delay(
         assert actor.bot_delay == 0.7
         bot_moves = 0
         for _ in range(200):  # the hand goes on: the bots move only as the clock runs
-            if actor.session is None or actor.session.is_over:
+            if actor.table_game is None or actor.table_game.is_over:
                 break
-            if 0 in actor.session.deciders():  # our turn: its clock starts now, in full
+            if 0 in actor.table_game.deciders():  # our turn: its clock starts now, in full
                 n = len(c.messages)
-                legal = actor.session.legal(0)
+                legal = actor.table_game.legal(0)
                 await c.send(
                     {
                         "type": "action",
@@ -82,7 +82,7 @@ async def test_computer_players_move_one_at_a_time_after_the_tables_delay(
             got = updates(c, table, n)
             assert len(got) == 1 and got[0]["events"]
             bot_moves += 1
-            if 0 in actor.session.deciders() and not actor.session.is_over:
+            if 0 in actor.table_game.deciders() and not actor.table_game.is_over:
                 assert got[0]["time_left"] == 30.0  # the human's clock starts with the turn
         assert bot_moves >= 3
         await c.close()
@@ -100,12 +100,12 @@ async def test_a_catch_during_a_computer_players_wait_goes_through_at_once(
         # seat 1 (a computer player) went down to one card without calling UNO; seat 2 (a
         # computer player) is thinking about its move
         async with actor.lock:
-            work: Any = copy.copy(actor.session)
+            work: Any = copy.copy(actor.table_game)
             work.state = uno.parse_position(
                 "uno hands=R1,R5,G2/B4/G5,G6,B8/Y1,Y2 discard=B7 turn=2 unoseat=1 draw=*",
                 work.rules,
             )
-            actor.session = work
+            actor.table_game = work
             actor.state_no += 1
             actor._schedule_decision()
             actor._schedule_bot()
@@ -172,14 +172,14 @@ async def test_the_casino_banks_reply_comes_one_move_at_a_time_after_the_tables_
         while rounds < 12 and (bank_moves < 4 or rounds < 2):
             await stake(c, table, actor.state_no, 100)
             rounds += 1
-            assert actor.session is not None
-            assert actor.session.setup["paced_bank"] is True
+            assert actor.table_game is not None
+            assert actor.table_game.setup["paced_bank"] is True
             for _ in range(300):
-                if actor.session.is_over:
+                if actor.table_game.is_over:
                     break
-                if actor.session.deciders() == [0]:
+                if actor.table_game.deciders() == [0]:
                     n, state = len(c.messages), actor.state_no
-                    legal = actor.session.legal(0)
+                    legal = actor.table_game.legal(0)
                     await c.send(
                         {"type": "action", "table": table, "state_no": state, "action": legal[0]}
                     )
@@ -187,7 +187,7 @@ async def test_the_casino_banks_reply_comes_one_move_at_a_time_after_the_tables_
                     got = updates(c, table, n)
                     assert len(got) == 1 and not _bank_moved(got[0]["events"])
                     continue
-                assert actor.session.deciders() == [1]
+                assert actor.table_game.deciders() == [1]
                 n, state = len(c.messages), actor.state_no
                 await settle(live, clock, 0.69)
                 assert actor.state_no == state, "the bank moved before its time"
@@ -197,10 +197,10 @@ async def test_the_casino_banks_reply_comes_one_move_at_a_time_after_the_tables_
                 got = updates(c, table, n)
                 assert len(got) == 1 and _bank_moved(got[0]["events"])
                 bank_moves += 1
-                if actor.session.deciders() == [0]:
+                if actor.table_game.deciders() == [0]:
                     assert got[0]["time_left"] == 30.0  # the player's clock starts now
-            assert actor.session.is_over
-            paid += actor.session.result()["payout"]
+            assert actor.table_game.is_over
+            paid += actor.table_game.result()["payout"]
             assert actor.credit == 10_000 - 100 * rounds + paid  # each round settled once
         assert bank_moves >= 4
         async with live.server.db.session() as db:
@@ -232,10 +232,10 @@ async def test_leaving_a_casino_while_the_bank_thinks_finishes_the_round_and_set
         actor = live.server.tables[table]
         for _ in range(20):  # a round where the bank is to move after the player's move
             await stake(c, table, actor.state_no, 100)
-            assert actor.session is not None
-            if actor.session.deciders() == [0]:
+            assert actor.table_game is not None
+            if actor.table_game.deciders() == [0]:
                 n = len(c.messages)
-                legal = actor.session.legal(0)
+                legal = actor.table_game.legal(0)
                 await c.send(
                     {
                         "type": "action",
@@ -245,11 +245,11 @@ async def test_leaving_a_casino_while_the_bank_thinks_finishes_the_round_and_set
                     }
                 )
                 await c.wait(lambda m: m["type"] == "table", start=n)
-            if actor.session.deciders() == [1]:
+            if actor.table_game.deciders() == [1]:
                 break
-            while not actor.session.is_over:  # finish this one and deal again
+            while not actor.table_game.is_over:  # finish this one and deal again
                 await settle(live, clock, 31)
-        assert actor.session.deciders() == [1]
+        assert actor.table_game.deciders() == [1]
         hand = actor.hand_id
         n = len(c.messages)
         await c.send({"type": "leave", "table": table})
@@ -259,7 +259,7 @@ async def test_leaving_a_casino_while_the_bank_thinks_finishes_the_round_and_set
             ),
             start=n,
         )
-        assert actor.session.is_over
+        assert actor.table_game.is_over
         hist = await live.get("/api/history", a["token"])
         by_hand = {h["hand"]: h for h in hist}
         assert by_hand[hand]["status"] == "done"
@@ -270,5 +270,5 @@ async def test_leaving_a_casino_while_the_bank_thinks_finishes_the_round_and_set
             wallet = await ledger.balance(db, ledger.wallet(a["account"]))
         assert wallet == 20_000 - 100 * len(hist) + payouts
         await settle(live, clock, 5)  # no bank move is left waiting on its timer
-        assert actor.session.is_over
+        assert actor.table_game.is_over
         await c.close()

@@ -1,5 +1,5 @@
 """A poker table takes a preset and options through the same path as UNO
-(``POST /api/tables`` -> ``GameSession.table_config``), checked by the rules before anything
+(``POST /api/tables`` -> ``TableGame.table_config``), checked by the rules before anything
 exists: an unknown option, a value out of its bounds or of the wrong type is a typed 4xx and
 creates no table."""
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from mazziere.errors import OptionError
-from mazziere.poker.session import PokerSession, poker_rules
+from mazziere.poker.table_game import PokerTableGame, poker_rules
 
 from .live import Live, live_server
 
@@ -85,7 +85,7 @@ async def test_poker_table_refuses_a_bad_option_and_creates_nothing(
 
 
 def test_poker_table_config_reads_the_preset_then_the_options() -> None:
-    config, seats = PokerSession.table_config({"preset": "short32", "options": {"ante": 7}})
+    config, seats = PokerTableGame.table_config({"preset": "short32", "options": {"ante": 7}})
     assert seats == 2
     rules = poker_rules(config)
     assert (rules.deck, rules.flush_beats_full_house, rules.ante) == (32, True, 7)

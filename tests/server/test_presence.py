@@ -166,11 +166,11 @@ async def test_casino_disconnected_with_pending_decision_default_strategy_decide
         await asyncio.sleep(0.1)
         actor = live.server.tables[table]
         for _ in range(200):  # each pending decision waits its 20 s, then the strategy decides
-            if actor.session is not None and actor.session.is_over:
+            if actor.table_game is not None and actor.table_game.is_over:
                 break
             await settle(live, clock, 20.5)
-        assert actor.session is not None and actor.session.is_over
-        payout = actor.session.result()["payout"]
+        assert actor.table_game is not None and actor.table_game.is_over
+        payout = actor.table_game.result()["payout"]
         await settle(live, clock, 181)
         async with live.server.db.session() as db:
             assert await ledger.balance(db, ledger.wallet(a["account"])) == 10_000 - 100 + payout

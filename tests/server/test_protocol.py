@@ -81,7 +81,7 @@ async def test_bad_messages_get_typed_errors_and_change_nothing(
         await ca.send({"type": "start", "table": table})
         await ca.wait(lambda m: m["type"] == "table" and m["status"] == "playing")
         actor = live.server.tables[table]
-        state_before, state_no = actor.session.state, actor.state_no  # type: ignore[union-attr]
+        state_before, state_no = actor.table_game.state, actor.state_no  # type: ignore[union-attr]
         current = state_before.current
         mover = ca if current == 0 else cb if current == 1 else None
         waiter = cb if current == 0 else ca
@@ -130,7 +130,7 @@ async def test_bad_messages_get_typed_errors_and_change_nothing(
                 {"v": 1, "type": "action", "table": table, "state_no": state_no, "action": missing},
                 "not_in_hand",
             )
-        assert actor.session.state == state_before and actor.state_no == state_no  # type: ignore[union-attr]
+        assert actor.table_game.state == state_before and actor.state_no == state_no  # type: ignore[union-attr]
         await ca.close()
         await cb.close()
 

@@ -144,7 +144,7 @@ class Cluster:
             case Adopt():
                 self.server.spawn(self.adopt(m.table))
             case End():
-                self.server.spawn(hub.end_sessions(m.hashes, m.code, m.why, everywhere=False))
+                self.server.spawn(hub.end_logins(m.hashes, m.code, m.why, everywhere=False))
 
     # ------------------------------------------------------------------------- ports.ClusterPort
     def deliver(self, proc: str, account: int, frame: bytes) -> None:

@@ -32,7 +32,7 @@ class HubSide(Outbox, Protocol):
 
     async def replaced_elsewhere(self, account: int, serial: str) -> None: ...
 
-    async def end_sessions(
+    async def end_logins(
         self, token_hashes: Iterable[str], code: int, why: str, everywhere: bool = True
     ) -> int: ...
 

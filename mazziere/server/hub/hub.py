@@ -68,7 +68,7 @@ class Hub:
         return self.srv.seating.tables_of(account)
 
     # -------------------------------------------------------------------- sessions
-    async def end_sessions(
+    async def end_logins(
         self, token_hashes: Iterable[str], code: int, why: str, everywhere: bool = True
     ) -> int:
         """Close every connection opened with one of ``token_hashes`` (their tokens were just

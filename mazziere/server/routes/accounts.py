@@ -46,7 +46,7 @@ async def login(body: Credentials, request: Request, server: Srv) -> dict[str, A
     await server.throttle.succeeded(body.username)
     async with server.db.write() as db:
         token, revoked = await accounts.open_session(db, acc)
-    await server.hub.end_sessions(
+    await server.hub.end_logins(
         revoked, Close.REPLACED, "this account logged in elsewhere: this session has ended"
     )
     return {"account": acc.id, "username": acc.username, "token": token}
@@ -63,7 +63,7 @@ async def logout(
     async with server.db.write() as db:
         revoked = await accounts.log_out(db, token)
     if revoked is not None:
-        await server.hub.end_sessions([revoked], Close.LOGGED_OUT, "you logged out")
+        await server.hub.end_logins([revoked], Close.LOGGED_OUT, "you logged out")
     return {"ok": True}
 
 
@@ -81,7 +81,7 @@ async def wallet(account: Me, server: Srv) -> dict[str, Any]:
 
     async with server.db.session() as db:
         books = [ledger.wallet(account.id)]
-        books += [ledger.casino_book(s) for s in await money.sessions_of(db, account.id)]
+        books += [ledger.casino_book(s) for s in await money.credit_sessions_of(db, account.id)]
         lines = await ledger.movements(db, books)
         bal = await ledger.balance(db, ledger.wallet(account.id))
     return {"balance": bal, "movements": lines}

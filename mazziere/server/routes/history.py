@@ -39,7 +39,7 @@ async def history(account: Me, server: Srv, limit: int = 20) -> list[dict[str, A
 @router.get("/history/{hand_id}")
 async def replay(hand_id: int, account: Me, server: Srv) -> dict[str, Any]:
     """A hand step by step as this player saw it: each step by the rule of the live updates
-    (:meth:`~mazziere.game.GameSession.seen`), the views rebuilt from the seed and the
+    (:meth:`~mazziere.game.TableGame.seen`), the views rebuilt from the seed and the
     recorded actions; the seed, and the actions in full, only once the hand is over."""
     async with server.db.session() as db:
         seat = await hands.seat_in(db, hand_id, account.id)

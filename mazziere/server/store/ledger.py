@@ -24,7 +24,7 @@ from mazziere.server.store.hot import Hot, driver
 from mazziere.server.store.models import (
     Account,
     Balance,
-    CasinoSession,
+    CreditSession,
     GameTable,
     LedgerEntry,
     LedgerTxn,
@@ -323,7 +323,7 @@ async def check_owners(db: AsyncSession, books: list[str], balances: dict[str, i
     """
     problems: list[str] = []
     accounts = set((await db.scalars(select(Account.id))).all())
-    sessions = {s.id: s for s in (await db.scalars(select(CasinoSession))).all()}
+    sessions = {s.id: s for s in (await db.scalars(select(CreditSession))).all()}
     tables = dict((await db.execute(select(GameTable.id, GameTable.status))).all())
     for book in books:
         if book in UNBOUNDED:

@@ -157,7 +157,7 @@ class HandPlayer(Base):
 Index("ix_hand_players_account", HandPlayer.account_id)
 
 
-class CasinoSession(Base):
+class CreditSession(Base):
     """A casino table session: credit moved from the wallet, stakes and payouts, closed back."""
 
     __tablename__ = "casino_sessions"

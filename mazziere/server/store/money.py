@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server.store import ledger
-from mazziere.server.store.models import CasinoSession
+from mazziere.server.store.models import CreditSession
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ async def top_up(
     Raises :class:`~mazziere.server.store.ledger.InsufficientFunds`, moving nothing, when the
     wallet holds less; a retried ``key`` moves nothing twice."""
     if session is None:
-        row = CasinoSession(account_id=account, table_id=table_id)
+        row = CreditSession(account_id=account, table_id=table_id)
         db.add(row)
         await db.flush()
         session = row.id
@@ -74,7 +74,7 @@ async def payout(db: AsyncSession, session: int, hand_id: int, amount: int) -> N
 
 async def close(db: AsyncSession, session: int, why: str) -> int:
     """Close an open session: what is left goes back to the owner's wallet. Returns it."""
-    row = await db.get(CasinoSession, session)
+    row = await db.get(CreditSession, session)
     book = ledger.casino_book(session)
     rest = await ledger.balance(db, book)
     if row is not None and row.status == "open":
@@ -95,8 +95,8 @@ async def close(db: AsyncSession, session: int, why: str) -> int:
 async def open_session_at(db: AsyncSession, table_id: int) -> OpenSession | None:
     """The table's open session, if any (crash recovery)."""
     row = await db.scalar(
-        select(CasinoSession).where(
-            CasinoSession.table_id == table_id, CasinoSession.status == "open"
+        select(CreditSession).where(
+            CreditSession.table_id == table_id, CreditSession.status == "open"
         )
     )
     if row is None:
@@ -104,7 +104,7 @@ async def open_session_at(db: AsyncSession, table_id: int) -> OpenSession | None
     return OpenSession(row.id, row.account_id, await ledger.balance(db, ledger.casino_book(row.id)))
 
 
-async def sessions_of(db: AsyncSession, account: int) -> list[int]:
+async def credit_sessions_of(db: AsyncSession, account: int) -> list[int]:
     """Every casino session (open or closed) of ``account``."""
-    rows = await db.scalars(select(CasinoSession.id).where(CasinoSession.account_id == account))
+    rows = await db.scalars(select(CreditSession.id).where(CreditSession.account_id == account))
     return list(rows.all())

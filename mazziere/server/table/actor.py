@@ -68,14 +68,14 @@ class TableActor(TableRecovery):
 
     async def _leave_seat(self, seat: int, why: str) -> None:
         info = self.seats[seat]
-        running = self.session is not None and not self.session.is_over
+        running = self.table_game is not None and not self.table_game.is_over
         if self.rules.on_leave == "finish":
             if running:
                 await self._finish_by_default()
             if self.rules.session_money:
-                await self._close_casino_session(why)
-        elif running and self.session is not None:
-            own = self.session.leave_action(seat)
+                await self._close_credit_session(why)
+        elif running and self.table_game is not None:
+            own = self.table_game.leave_action(seat)
             if own is not None:
                 await self._apply_and_store([(seat, own, "player")])
             elif self.rules.on_leave == "substitute":
@@ -86,8 +86,8 @@ class TableActor(TableRecovery):
                 assert self.hand_id is not None
                 async with self.srv.db.write() as db:
                     await self._fenced(db)
-                    await close_hand(db, self.hand_id, self.session.forfeit(seat))
-                self.session = None
+                    await close_hand(db, self.hand_id, self.table_game.forfeit(seat))
+                self.table_game = None
                 self.status = "open"
         self._vacate(seat)
 
@@ -97,7 +97,7 @@ class TableActor(TableRecovery):
                 raise TableError("sit at the table before starting", "not_seated")
             if self.rules.starts_with == "stake":
                 raise TableError("a round here starts with a stake", "no_start")
-            if self.session is not None and not self.session.is_over:
+            if self.table_game is not None and not self.table_game.is_over:
                 raise TableError("a game is already in progress", "already_started")
             if self.rules.fill_bots is not None:
                 for s in self.seats:
@@ -121,7 +121,7 @@ class TableActor(TableRecovery):
                     "decide again",
                     "stale_state",
                 )
-            if self.session is None or self.session.is_over:
+            if self.table_game is None or self.table_game.is_over:
                 raise IllegalAction("no hand is in progress", "no_hand")
             await self._apply_and_store([(seat, action, "player")])
             await self._broadcast()

@@ -9,7 +9,7 @@ Every cent moves in the ledger in the same transaction as the table's change
 
 from __future__ import annotations
 
-from mazziere.game import GameSession, new_seed
+from mazziere.game import TableGame, new_seed
 from mazziere.server import protocol as P
 from mazziere.server.store import money
 from mazziere.server.table.errors import TableError
@@ -29,15 +29,15 @@ class CasinoMoney(TableState):
             raise TableError("a top-up is a positive number of cents", "bad_amount")
         async with self.srv.db.write() as db:
             await self._fenced(db)
-            sid, credit = await money.top_up(db, account, self.id, self.casino_session, amount, key)
+            sid, credit = await money.top_up(db, account, self.id, self.credit_session, amount, key)
         # committed: only now does the table hold the session (a refused first top-up
         # rolled its row back, and its id may be given to another session)
-        self.casino_session, self.credit = sid, credit
+        self.credit_session, self.credit = sid, credit
         self.state_no += 1
         await self._broadcast()
         return credit
 
-    def _new_round(self, account: int, state_no: int, amount: int) -> tuple[GameSession, str, int]:
+    def _new_round(self, account: int, state_no: int, amount: int) -> tuple[TableGame, str, int]:
         """The round a stake of ``amount`` starts, dealt from a fresh seed, and the credit
         left after the stake: ``(game, seed, credit_after)``. A stake the table or the rules
         refuse (``StakeError``) raises here, before any money moves."""
@@ -47,9 +47,9 @@ class CasinoMoney(TableState):
             raise TableError("sit at the table first", "not_seated")
         if state_no != self.state_no:
             raise TableError("the table moved on: redraw and decide again", "stale_state")
-        if self.session is not None and not self.session.is_over:
+        if self.table_game is not None and not self.table_game.is_over:
             raise TableError("a round is in progress", "round_in_progress")
-        if self.casino_session is None:
+        if self.credit_session is None:
             raise TableError("top up the session credit first", "no_credit")
         credit = self.credit or 0
         seed = new_seed()
@@ -57,13 +57,13 @@ class CasinoMoney(TableState):
         game = self.kind.new(self.config, len(self.seats), bots, seed, amount, credit)
         return game, seed, credit - amount
 
-    async def _close_casino_session(self, why: str) -> None:
-        if self.casino_session is None:
+    async def _close_credit_session(self, why: str) -> None:
+        if self.credit_session is None:
             return
         async with self.srv.db.write() as db:
             await self._fenced(db)
-            rest = await money.close(db, self.casino_session, why)
-        self.casino_session = None
+            rest = await money.close(db, self.credit_session, why)
+        self.credit_session = None
         self.credit = None
         self._note(P.SessionClosed(reason=why, credited=rest))
         for info in self.seats:
@@ -73,7 +73,7 @@ class CasinoMoney(TableState):
     def _maybe_schedule_close(self) -> None:
         """000: with no pending decision a disconnected session closes after 3 minutes; with
         one, the decision's time-out decides first and the wait starts after the round."""
-        if self.session is not None and not self.session.is_over:
+        if self.table_game is not None and not self.table_game.is_over:
             return
         self.timers.close_after(self.srv.settings.casino_close_seconds, self.on_casino_idle_close)
 
@@ -83,7 +83,7 @@ class CasinoMoney(TableState):
             seat = next((i for i, s in enumerate(self.seats) if s.account is not None), None)
             if seat is None or self.seats[seat].connected:
                 return
-            if self.session is not None and not self.session.is_over:
+            if self.table_game is not None and not self.table_game.is_over:
                 return
-            await self._close_casino_session("disconnected")
+            await self._close_credit_session("disconnected")
             self._vacate(seat)

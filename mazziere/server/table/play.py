@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere import wire
-from mazziere.game import GameSession, Step, commitment
+from mazziere.game import Step, TableGame, commitment
 from mazziere.server import protocol as P
 from mazziere.server.store import money, table_rows
 from mazziere.server.store.hands import close_hand, open_hand, record_steps
@@ -45,14 +45,14 @@ class TablePlay(CasinoMoney):
 
     async def _begin_hand(
         self,
-        game: GameSession,
+        game: TableGame,
         seed: str,
         stake: int | None = None,
         credit_after: int | None = None,
     ) -> None:
         """Open the hand record (and move the stake) in one transaction; the actor takes the
         new hand and the credit after the stake only once it committed."""
-        players, session = self._players(), self.casino_session
+        players, session = self._players(), self.credit_session
 
         async def write(db: AsyncSession) -> int:
             await self._fenced(db)
@@ -63,7 +63,7 @@ class TablePlay(CasinoMoney):
             return hand_id
 
         hand_id = await self._commit_together(write)
-        self.session, self.hand_id, self.seq = game, hand_id, 0
+        self.table_game, self.hand_id, self.seq = game, hand_id, 0
         if credit_after is not None:
             self.credit = credit_after
         self.status = "playing"
@@ -78,14 +78,14 @@ class TablePlay(CasinoMoney):
     async def _apply_and_store(self, moves: list[tuple[int, str, str]]) -> None:
         """Apply moves (refused ones raise, changing nothing), then the bots; store it all in
         one transaction with the money it moves."""
-        assert self.session is not None and self.hand_id is not None
-        work = copy.copy(self.session)  # the actor's game changes only after the commit
+        assert self.table_game is not None and self.hand_id is not None
+        work = copy.copy(self.table_game)  # the actor's game changes only after the commit
         steps = [work.apply(seat, action, actor) for seat, action, actor in moves]
         if not self.bot_delay:
             steps.extend(self._bot_steps(work))
         await self._commit(work, steps)
 
-    def _bot_steps(self, work: GameSession, most: int = MAX_BOT_STEPS) -> list[Step]:
+    def _bot_steps(self, work: TableGame, most: int = MAX_BOT_STEPS) -> list[Step]:
         """The computer players' moves on ``work`` (at most ``most``), the seat to decide
         first, until no computer player moves."""
         steps: list[Step] = []
@@ -107,11 +107,11 @@ class TablePlay(CasinoMoney):
         return steps
 
     async def _run_bots_and_store(self) -> None:
-        assert self.session is not None
+        assert self.table_game is not None
         if self.bot_delay:  # paced: the first computer move comes on its timer
             self._after_steps([])
             return
-        work = copy.copy(self.session)
+        work = copy.copy(self.table_game)
         steps = self._bot_steps(work)
         if steps:
             await self._commit(work, steps)
@@ -121,23 +121,23 @@ class TablePlay(CasinoMoney):
     async def _finish_by_default(self) -> None:
         """Complete the hand in progress at once: the player's default strategy decides for
         the player (casino, 000), the computer players (the bank) make their own moves."""
-        assert self.session is not None
+        assert self.table_game is not None
         for _ in range(500):
-            if self.session.is_over:
+            if self.table_game.is_over:
                 break
-            seat = self.session.deciders()[0]
-            work = copy.copy(self.session)
+            seat = self.table_game.deciders()[0]
+            work = copy.copy(self.table_game)
             steps = [] if self.seats[seat].bot is not None else [work.timeout(seat)]
             steps.extend(self._bot_steps(work))
             if not steps:
                 break
             await self._commit(work, steps)
 
-    async def _commit(self, work: GameSession, steps: list[Step]) -> None:
+    async def _commit(self, work: TableGame, steps: list[Step]) -> None:
         """Store ``steps`` (applied to ``work``, a copy of the actor's game) in one transaction
         with the money they move; only once it committed does the actor take ``work`` as its
         game, the new sequence number and the credit (a failure leaves the actor as it was)."""
-        hand_id, seq, session = self.hand_id, self.seq, self.casino_session
+        hand_id, seq, session = self.hand_id, self.seq, self.credit_session
         assert hand_id is not None
         result = work.result() if work.is_over else None
         paid = int(result.get("payout", 0)) if result is not None and session is not None else 0
@@ -152,13 +152,13 @@ class TablePlay(CasinoMoney):
                 await table_rows.set_status(db, self.id, "open")
 
         await self._commit_together(write)
-        self.session, self.seq = work, seq + len(steps)
+        self.table_game, self.seq = work, seq + len(steps)
         if paid and self.credit is not None:
             self.credit += paid
         self._after_steps(steps)
 
     def _after_steps(self, steps: list[Step]) -> None:
-        assert self.session is not None
+        assert self.table_game is not None
         if steps:
             self.state_no += 1
         wired: dict[int, dict[str, Any]] = {}  # each event object made structured once
@@ -168,14 +168,14 @@ class TablePlay(CasinoMoney):
             # what each seat sees of the step: the rule the hand history follows too
             for i, info in enumerate(self.seats):
                 if info.account is not None:
-                    for e in self.session.seen(step, i).events:
+                    for e in self.table_game.seen(step, i).events:
                         got = wired.get(id(e))
                         if got is None:
                             got = wired[id(e)] = wire.event(e)
                         info.push(_by_server(got, step.seat) if auto else got)
             if not self.watchers and step.actor != "server":
                 continue
-            public = self.session.seen(step, None)  # what a spectator sees
+            public = self.table_game.seen(step, None)  # what a spectator sees
             if self.watchers:
                 shown = [wired.get(id(e)) or wire.event(e) for e in public.events]
                 if auto:
@@ -192,10 +192,10 @@ class TablePlay(CasinoMoney):
                         actions=[wire.action(m) for m in moves if m is not None],
                     )
                 )
-        if self.session.is_over:
+        if self.table_game.is_over:
             assert self.hand_id is not None
             self.status = "open"
-            self._note(P.HandOver(hand=self.hand_id, result=self.session.result()))
+            self._note(P.HandOver(hand=self.hand_id, result=self.table_game.result()))
         self._schedule_decision()
         self._schedule_bot()
 
@@ -205,7 +205,7 @@ class TablePlay(CasinoMoney):
         moves then (the lock is free meanwhile: another seat's move, a catch, goes first and
         starts the wait again)."""
         self.timers.cancel_think()
-        if not self.bot_delay or self.session is None or self.session.is_over:
+        if not self.bot_delay or self.table_game is None or self.table_game.is_over:
             return
         if all(s.bot is None for s in self.seats):
             return
@@ -217,22 +217,22 @@ class TablePlay(CasinoMoney):
         async with self.lock:
             if self.retired or state_no != self.state_no:
                 return
-            if self.session is None or self.session.is_over:
+            if self.table_game is None or self.table_game.is_over:
                 return
-            work = copy.copy(self.session)
+            work = copy.copy(self.table_game)
             steps = self._bot_steps(work, most=1)
             if not steps:
                 return
             await self._commit(work, steps)
             await self._broadcast()
-            if self.rules.session_money and self.session.is_over and self._someone_away():
+            if self.rules.session_money and self.table_game.is_over and self._someone_away():
                 self._maybe_schedule_close()  # the round ended on a computer move
 
     def _schedule_decision(self) -> None:
         self.timers.cancel_decision()
-        if self.session is None or self.session.is_over:
+        if self.table_game is None or self.table_game.is_over:
             return
-        humans = [s for s in self.session.deciders() if self.seats[s].bot is None]
+        humans = [s for s in self.table_game.deciders() if self.seats[s].bot is None]
         if not humans:
             return
         seat, state_no = humans[0], self.state_no
@@ -242,11 +242,11 @@ class TablePlay(CasinoMoney):
 
     async def on_decision_timeout(self, seat: int, state_no: int) -> None:
         async with self.lock:
-            if state_no != self.state_no or self.session is None or self.session.is_over:
+            if state_no != self.state_no or self.table_game is None or self.table_game.is_over:
                 return
-            if seat not in self.session.deciders():
+            if seat not in self.table_game.deciders():
                 return
-            work = copy.copy(self.session)
+            work = copy.copy(self.table_game)
             step = work.timeout(seat)
             bots = [] if self.bot_delay else self._bot_steps(work)
             await self._commit(work, [step, *bots])

@@ -23,11 +23,11 @@ class TableRecovery(TablePlay):
             hand = await hands.unfinished(db, self.id)
             cs = await money.open_session_at(db, self.id)
             if cs is not None:  # committed state: the session, its owner, its credit
-                self.casino_session, self.credit = cs.id, cs.credit
+                self.credit_session, self.credit = cs.id, cs.credit
                 self._seat(0, cs.account, self.seats[0].username)
             if hand is None:
                 if cs is not None:
-                    await self._close_casino_session("restart")
+                    await self._close_credit_session("restart")
                     self._vacate(0)
                 return report
             players = await hands.players_of(db, hand.id)
@@ -44,7 +44,7 @@ class TableRecovery(TablePlay):
         game = self.kind.from_setup(hand.setup, hand.seed)
         for row in steps:
             game.apply(row.seat, row.action, row.actor)
-        self.session, self.hand_id, self.seq = game, hand.id, len(steps)
+        self.table_game, self.hand_id, self.seq = game, hand.id, len(steps)
         self.status = "playing"
         self.state_no += 1
         report["resumed"] = True
@@ -52,7 +52,7 @@ class TableRecovery(TablePlay):
         if self.rules.on_leave == "finish":
             async with self.lock:
                 await self._finish_by_default()
-                await self._close_casino_session("restart")
+                await self._close_credit_session("restart")
                 self._vacate(0)
             report["completed"] = True
             report["result"] = game.result()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from mazziere.game import GameSession, TableRules, find_game
+from mazziere.game import TableGame, TableRules, find_game
 from mazziere.server import protocol as P
 from mazziere.server.store import table_rows
 from mazziere.server.store.models import GameTable
@@ -52,11 +52,11 @@ class TableState:
         for seat, bot in self.rules.fixed_bots.items():
             self.seats[seat].bot = bot
         self.status = row.status
-        self.session: GameSession | None = None
+        self.table_game: TableGame | None = None
         self.hand_id: int | None = None
         self.seq = 0
         self.state_no = 0
-        self.casino_session: int | None = None
+        self.credit_session: int | None = None
         self.credit: int | None = None
         """The casino session's credit, kept in step with the ledger (read once at recovery)."""
         self.lock = asyncio.Lock()
@@ -130,7 +130,7 @@ class TableState:
             self.srv.seating.unseat(info.account, self.id)
         if info.account is not None and info.connected:
             self.srv.spawn(self._farewell(info.account, list(info.pending)))
-        keep_bot = info.bot if self.session is not None and not self.session.is_over else None
+        keep_bot = info.bot if self.table_game is not None and not self.table_game.is_over else None
         if seat in self.rules.fixed_bots:
             keep_bot = self.rules.fixed_bots[seat]
         self.seats[seat] = SeatInfo(bot=keep_bot)

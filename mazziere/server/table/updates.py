@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import Any, Protocol
 
-from mazziere.game import GameSession, TableRules
+from mazziere.game import TableGame, TableRules
 from mazziere.server import protocol as P
 from mazziere.server.table.seats import SeatInfo, Watcher
 from mazziere.server.timers import TableTimers
@@ -30,9 +30,9 @@ class TableFacts(Protocol):
     game: str
     state_no: int
     status: str
-    session: GameSession | None
+    table_game: TableGame | None
     rules: TableRules
-    casino_session: int | None
+    credit_session: int | None
     credit: int | None
     timers: TableTimers
     notes_total: int
@@ -79,7 +79,7 @@ def seat_update(
     last update; a casino table adds its session's credit to the game's view; a full update
     carries the seat's play-by-play. Once built, the seat counts these notes and this seat
     list as sent."""
-    credit = table.credit if table.casino_session is not None else None
+    credit = table.credit if table.credit_session is not None else None
     version, seats = table.public_seats()
     info = table.seats[seat] if seat is not None else None
     sent = None if full or info is None else info.notes_sent
@@ -88,8 +88,8 @@ def seat_update(
     time_left = table.timers.time_left()
     view: dict[str, Any] | None = None
     legal: list[dict[str, Any]] = []
-    if table.session is not None and seat is not None:
-        view, legal = table.session.seat_view(seat)
+    if table.table_game is not None and seat is not None:
+        view, legal = table.table_game.seat_view(seat)
     if table.rules.session_money and seat is not None:
         view = {**(view or {}), "credit": credit}
     update = P.TableUpdate(
@@ -129,7 +129,7 @@ def watch_update(table: TableFacts, account: int) -> P.TableUpdate:
         seat=None,
         full=full,
         seats=seats if full or w.seats_sent != version else None,
-        view=table.session.view(None) if table.session is not None else None,
+        view=table.table_game.view(None) if table.table_game is not None else None,
         legal=[],
         events=events,
         time_left=table.timers.time_left(),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from mazziere.server.store.models import CasinoSession
+from mazziere.server.store.models import CreditSession
 
 from .live import Client, Live, live_server
 from .test_live_games import ledger_ok
@@ -43,15 +43,15 @@ async def test_refused_first_topup_leaves_no_phantom_session(db_url: str, tmp_pa
         b, cb, tb = await _casino_player(live, "bice")
         refused = await _top_up(ca, ta, 10_001)  # more than A's wallet
         assert refused["type"] == "error" and refused["code"] == "insufficient_funds"
-        assert live.server.tables[ta].casino_session is None
+        assert live.server.tables[ta].credit_session is None
         got_b = await _top_up(cb, tb, 5_000)
         assert got_b["type"] == "table" and got_b["view"]["credit"] == 5_000  # type: ignore[index]
         got_a = await _top_up(ca, ta, 100)
         assert got_a["type"] == "table" and got_a["view"]["credit"] == 100  # type: ignore[index]
-        sa, sb = live.server.tables[ta].casino_session, live.server.tables[tb].casino_session
+        sa, sb = live.server.tables[ta].credit_session, live.server.tables[tb].credit_session
         assert sa is not None and sb is not None and sa != sb
         async with live.server.db.session() as db:
-            rows = {s.id: s for s in (await db.scalars(select(CasinoSession))).all()}
+            rows = {s.id: s for s in (await db.scalars(select(CreditSession))).all()}
         assert rows[sa].account_id == a["account"] and rows[sb].account_id == b["account"]
         for c, t in ((ca, ta), (cb, tb)):
             await c.send({"type": "leave", "table": t})

@@ -2,7 +2,7 @@
 a computer level (seat 1),
 play money (chips), no ledger. On a time-out the server checks if it costs nothing, else folds
 (platform.md "Time and presence"); in the draw it stands pat. The cards a seat throws away in
-the draw are its own: the other seat learns only how many (:meth:`PokerSession.shown_action`)."""
+the draw are its own: the other seat learns only how many (:meth:`PokerTableGame.shown_action`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from mazziere import wire
 from mazziere.errors import OptionError
 from mazziere.fields import check_values
-from mazziere.game import GameSession, Step, TableRules, bot_random, event_rows, seed_rng
+from mazziere.game import Step, TableGame, TableRules, bot_random, event_rows, seed_rng
 from mazziere.poker import View
 from mazziere.poker import actions as PA
 from mazziere.poker import engine as poker
@@ -70,7 +70,7 @@ def check_or_fold(legal: Sequence[T], owed: int = 0) -> T:
     return by_text.get("fold", legal[0])
 
 
-class PokerSession(GameSession):
+class PokerTableGame(TableGame):
     """A game of draw poker against the computer, to the end of the bankrolls or the pledges."""
 
     game = "poker"
@@ -111,7 +111,7 @@ class PokerSession(GameSession):
         return config, 2
 
     @classmethod
-    def from_setup(cls, setup: dict[str, Any], seed: str) -> PokerSession:
+    def from_setup(cls, setup: dict[str, Any], seed: str) -> PokerTableGame:
         return cls(setup["config"], seed)
 
     @classmethod
@@ -123,7 +123,7 @@ class PokerSession(GameSession):
         seed: str,
         stake: int | None = None,
         credit: int | None = None,
-    ) -> PokerSession:
+    ) -> PokerTableGame:
         return cls(config, seed)
 
     @staticmethod

@@ -2,7 +2,7 @@
 from the session credit; on a time-out the player's default strategy decides (seed 000).
 
 The bank (seat 1) is a computer player of the table: the player's move plays that
-move only; while the bank is to move it is the seat to decide, :meth:`CasinoSession.bot_move`
+move only; while the bank is to move it is the seat to decide, :meth:`CasinoTableGame.bot_move`
 names its move by its published strategy and applying it (actor ``bot``) plays that one move,
 each its own recorded step, so the table paces the bank's reply like any computer player. A
 hand recorded before (its setup has no ``paced_bank``) replays the old way: the bank's whole
@@ -30,11 +30,11 @@ from mazziere.casino import (
 from mazziere.casino.events import MultiplierChanged, RoundEnded
 from mazziere.casino.round import CasinoRound, CasinoView
 from mazziere.errors import GameOver, IllegalAction, NotYourTurn
-from mazziere.game import GameSession, Step, TableRules, event_rows, seed_rng
+from mazziere.game import Step, TableGame, TableRules, event_rows, seed_rng
 from mazziere.uno import Action
 from mazziere.uno import actions as A
 from mazziere.uno.events import Event
-from mazziere.uno.session import UNO_ACTIONS, UNO_EVENTS
+from mazziere.uno.table_game import UNO_ACTIONS, UNO_EVENTS
 
 DEFAULTS = CasinoRules()
 """A table that names no stake limits or decision time gets these."""
@@ -48,7 +48,7 @@ def rules_from(config: dict[str, Any]) -> CasinoRules:
     )
 
 
-class CasinoSession(GameSession):
+class CasinoTableGame(TableGame):
     """One casino round for a validated stake."""
 
     game = "casino"
@@ -90,7 +90,7 @@ class CasinoSession(GameSession):
         return out
 
     @classmethod
-    def from_setup(cls, setup: dict[str, Any], seed: str) -> CasinoSession:
+    def from_setup(cls, setup: dict[str, Any], seed: str) -> CasinoTableGame:
         paced = bool(setup.get("paced_bank", False))
         return cls(setup["config"], int(setup["stake"]), seed, None, paced_bank=paced)
 
@@ -103,7 +103,7 @@ class CasinoSession(GameSession):
         seed: str,
         stake: int | None = None,
         credit: int | None = None,
-    ) -> CasinoSession:
+    ) -> CasinoTableGame:
         """A round for ``stake`` cents; a stake the rules refuse (or above ``credit``) raises
         :class:`~mazziere.casino.StakeError` before anything moves."""
         return cls(config, 0 if stake is None else stake, seed, credit)

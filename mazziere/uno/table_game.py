@@ -9,7 +9,7 @@ from typing import Any
 from mazziere import wire
 from mazziere.cards.uno import Card
 from mazziere.fields import check_values
-from mazziere.game import GameSession, Step, TableRules, bot_random, event_rows, seed_rng
+from mazziere.game import Step, TableGame, TableRules, bot_random, event_rows, seed_rng
 from mazziere.textevents import TextEvent
 from mazziere.uno import Action, Phase, Rules, State, apply, find_preset, new_game, view
 from mazziere.uno import actions as A
@@ -88,7 +88,7 @@ UNO_EVENTS: tuple[type[TextEvent], ...] = tuple(
 )
 
 
-class UnoSession(GameSession):
+class UnoTableGame(TableGame):
     """A UNO match at a table: seats are players, bots sit where the table put them."""
 
     game = "uno"
@@ -124,7 +124,7 @@ class UnoSession(GameSession):
         }
 
     @classmethod
-    def from_setup(cls, setup: dict[str, Any], seed: str) -> UnoSession:
+    def from_setup(cls, setup: dict[str, Any], seed: str) -> UnoTableGame:
         bots = {int(k): v for k, v in setup.get("bots", {}).items()}
         return cls(setup["preset"], setup.get("options", {}), setup["players"], bots, seed)
 
@@ -137,7 +137,7 @@ class UnoSession(GameSession):
         seed: str,
         stake: int | None = None,
         credit: int | None = None,
-    ) -> UnoSession:
+    ) -> UnoTableGame:
         preset = str(config.get("preset", DEFAULT_PRESET))
         return cls(preset, dict(config.get("options", {})), seats, bots, seed)
 

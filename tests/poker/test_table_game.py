@@ -9,7 +9,7 @@ import pytest
 
 from mazziere import wire
 from mazziere.game import new_seed
-from mazziere.poker.session import PokerSession
+from mazziere.poker.table_game import PokerTableGame
 
 
 @pytest.mark.parametrize("deck", [32, 52])
@@ -19,11 +19,12 @@ def test_legal_wire_is_the_parsed_legal_text_on_every_state_of_random_games(deck
     rng = random.Random(deck)
     states = 0
     for _ in range(4):
-        s = PokerSession({"level": "easy", "deck": deck, "options": {}}, new_seed())
+        s = PokerTableGame({"level": "easy", "deck": deck, "options": {}}, new_seed())
         while not s.is_over and states < 1500:
             seat = s.state.current
             texts = s.legal(seat)
-            assert s.legal_wire(seat) == [wire.action(PokerSession.parse_action(t)) for t in texts]
+            parsed = [PokerTableGame.parse_action(t) for t in texts]
+            assert s.legal_wire(seat) == [wire.action(a) for a in parsed]
             view, legal = s.seat_view(seat)  # an update's pair, from one engine view
             assert view == s.view(seat) and legal == s.legal_wire(seat)
             other = s.seat_view(1 - seat)
