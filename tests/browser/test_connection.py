@@ -101,9 +101,10 @@ def test_reconnect_redraws_the_table(page: Page, live: LiveServer) -> None:
     expect(page.get_by_test_id("turn-line")).to_contain_text("Your turn")
     assert live.call(_seat_connected(live, account)) is True
     # the full update on reconnection repeats the table's last notes: the log shows each once,
-    # and the one that happened meanwhile (the seat held) after them
-    expect(page.locator("[data-testid=log] li.log-note")).to_have_count(len(notes) + 1)
-    assert note_texts(page)[1:] == notes
+    # the one that happened meanwhile (the seat held) after them, and then that this player is
+    # back
+    expect(page.locator("[data-testid=log] li.log-note")).to_have_count(len(notes) + 2)
+    assert note_texts(page)[2:] == notes
 
     # past the retry window (shortened here from about two minutes) the notice is final
     page.evaluate("window.mazziere.socket.retryWindowMs = 2500")

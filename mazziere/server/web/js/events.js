@@ -46,13 +46,18 @@ export function reasonText(group, r) {
   return has(key) ? t(key) : r.replaceAll('_', ' ');
 }
 
-/** Capitalise the first letter of a sentence node ("the bank plays" -> "The bank plays"). */
+/**
+ * Capitalise the first letter of a sentence node ("the bank plays" -> "The bank plays"), unless
+ * the sentence starts with a player's name: a name is shown as its player typed it, here as in
+ * every dialog ("dino plays").
+ */
 function capitalised(node) {
   if (!node) return node;
   const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const i = n.data.search(/\S/);
     if (i < 0) continue;
+    if (n.parentElement?.closest('.who')) break;
     n.data = n.data.slice(0, i) + n.data[i].toLocaleUpperCase() + n.data.slice(i + 1);
     break;
   }
@@ -61,7 +66,7 @@ function capitalised(node) {
 
 /**
  * One event as a DOM node, or null when it says nothing new to this player.
- * ctx: {game, me (seat), name(seat) -> string}
+ * ctx: {game, me (seat), name(seat) -> string, person(seat) -> whether it is a player's name}
  */
 export function describeEvent(event, ctx) {
   return capitalised(describe(event, ctx));
@@ -87,7 +92,12 @@ function describeTable(e, who, node) {
 
 function describe(event, ctx) {
   const e = eventOf(event);
-  const who = (s) => (Number(s) === ctx.me ? t('common.you') : ctx.name(Number(s)));
+  // a player's name is marked as one (it keeps its case); "you", the bank, a computer player not
+  const who = (s) => {
+    if (Number(s) === ctx.me) return t('common.you');
+    const name = ctx.name(Number(s));
+    return ctx.person?.(Number(s)) ? h('span', { class: 'who' }, name) : name;
+  };
   // the acting seat's sentence; "_me" variants read right when it is this player ("You play")
   const node = (key, params = {}, cls = '', actor = e.seat ?? e.by) => {
     const own = actor !== undefined && actor !== null && Number(actor) === ctx.me && has(`${key}_me`);

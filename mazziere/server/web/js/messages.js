@@ -133,6 +133,7 @@ export const en = {
   'table.unknown_game': 'This client cannot show a “{game}” table.',
   'table.rules': 'Rules',
   'table.leave': 'Leave table',
+  'table.stop_watching': 'Stop watching',
   'table.leave_confirm': 'Leave this table?',
   'table.leave_confirm_playing':
     'Leave during the match? A computer player takes your seat; at a two-player online table leaving loses the match.',
@@ -166,6 +167,8 @@ export const en = {
   'slog.substituted_me': 'You left the game; a computer player takes your seat.',
   'slog.held': '{who} lost the connection; the seat is kept for a while.',
   'slog.held_me': 'You lost the connection; your seat is kept for a while.',
+  'slog.back': '{who} is back at the table.',
+  'slog.back_me': 'You are back at the table.',
   'slog.hand_started': 'Hand #{id} starts (seed commitment {c}).',
   'slog.hand_over': 'Hand #{id} is over.',
   'slog.timed_out': 'Time ran out: the server plays for {who} — {moves}.',
@@ -406,6 +409,7 @@ export const it = {
   'table.unknown_game': 'Questo client non sa mostrare un tavolo «{game}».',
   'table.rules': 'Regole',
   'table.leave': 'Lascia il tavolo',
+  'table.stop_watching': 'Smetti di guardare',
   'table.leave_confirm': 'Lasciare questo tavolo?',
   'table.leave_confirm_playing':
     'Lasciare durante la partita? Un giocatore del computer prende il tuo posto; a un tavolo online a due chi abbandona perde la partita.',
@@ -439,6 +443,8 @@ export const it = {
   'slog.substituted_me': 'Hai lasciato la partita; al tuo posto gioca il computer.',
   'slog.held': '{who} ha perso la connessione; il posto resta riservato per un po’.',
   'slog.held_me': 'Hai perso la connessione; il tuo posto resta riservato per un po’.',
+  'slog.back': '{who} è di nuovo al tavolo.',
+  'slog.back_me': 'Sei di nuovo al tavolo.',
   'slog.hand_started': 'Inizia la mano n. {id} (impegno del seme {c}).',
   'slog.hand_over': 'La mano n. {id} è finita.',
   'slog.timed_out': 'Tempo scaduto: il server gioca per {who} — {moves}.',

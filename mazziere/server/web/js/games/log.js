@@ -28,6 +28,7 @@ export function describeNote(n, ctx) {
     case 'left':
     case 'substituted':
     case 'held':
+    case 'back': // said by this page when a held seat's player is connected again (table.js)
       return say(`slog.${n.note}`);
     case 'hand_started':
       return t('slog.hand_started', { id: n.hand, c: `${String(n.commitment).slice(0, 12)}…` });

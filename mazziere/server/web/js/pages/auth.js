@@ -81,8 +81,7 @@ export default {
         sessionStorage.removeItem('mazziere.after_login');
         app.go(next && next !== '/login' ? next : '/lobby');
       } catch (err) {
-        error.textContent =
-          err instanceof ApiError ? errorText(err.code, err.message, PASSWORD_LENGTH) : String(err);
+        error.textContent = err instanceof ApiError ? errorText(err.code, err.message, PASSWORD_LENGTH) : String(err);
       } finally {
         submit.disabled = false;
       }

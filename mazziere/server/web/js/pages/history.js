@@ -5,7 +5,7 @@ import { get } from '../api.js';
 import { colorDot, miniPoker, miniUno, pokerCard, unoBack, unoCard } from '../cards.js';
 import { actionWords, describeEvent, eventOf, hands, list } from '../events.js';
 import '../games/index.js';
-import { dateTime, has, money, t, tNodes } from '../i18n.js';
+import { cap, dateTime, has, money, t, tNodes } from '../i18n.js';
 import { add, clear, fill, h, showError } from '../ui.js';
 
 /**
@@ -159,7 +159,11 @@ export default {
       if (!p) return t('seat.n', { n: s + 1 });
       return p.bot ? t('seat.bot', { n: s }) : p.name || t('seat.n', { n: s + 1 });
     };
-    const ctx = { game: data.game, me, name: nameOf, money };
+    // a player's name as typed; the computer or the bank capitalised at the start of a line
+    const person = (s) =>
+      s !== me && !(data.game === 'casino' && s === 1) && Boolean(data.players[s]?.name) && !data.players[s]?.bot;
+    const lead = (s) => (person(s) ? nameOf(s) : cap(nameOf(s)));
+    const ctx = { game: data.game, me, name: nameOf, person, money };
     const frames = data.game === 'poker' ? pokerFrames(data) : unoFrames(data);
     const N = data.steps.length;
     let k = N; // start at the end: the result first, then step back
@@ -301,7 +305,7 @@ export default {
           h(
             'p',
             { class: 'step-head' },
-            h('strong', {}, nameOf(step.seat)),
+            h('strong', {}, lead(step.seat)),
             ': ',
             actionText(step),
             step.actor !== 'player' ? h('span', { class: `tag tag-${step.actor}` }, t(`actor.${step.actor}`)) : '',
@@ -344,7 +348,7 @@ export default {
           h(
             'button',
             { type: 'button', class: 'link', onclick: () => go(i + 1) },
-            nameOf(step.seat),
+            lead(step.seat),
             ': ',
             actionText(step),
           ),

@@ -13,6 +13,11 @@ const formState = { game: 'uno' };
 // `<game>.<setting>.<value>` or of an option `<game>.opt.<option>.<value>`; the catalog's own
 // name (or one-line doc) where a language has no words for it.
 
+/** A catalog doc as a tooltip: without its marks of code (``name``). */
+function tip(doc) {
+  return String(doc || '').replaceAll('``', '');
+}
+
 /** A preset's name in the current language. */
 function presetName(game, name) {
   return has(`${game}.preset.${name}`) ? t(`${game}.preset.${name}`) : String(name);
@@ -88,7 +93,7 @@ function settingLabel(name) {
  * a select for a choice, a number input otherwise (cents shown as euros).
  */
 function settingInput(game, s, testid = s.name.replaceAll('_', '-')) {
-  const attrs = { name: s.name, title: s.doc, 'data-testid': testid };
+  const attrs = { name: s.name, title: tip(s.doc), 'data-testid': testid };
   if (s.type === 'choice') {
     const el = h(
       'select',
@@ -134,7 +139,7 @@ function optionInput(o, testid) {
     step: whole ? 1 : 'any',
     min: min ?? null,
     max: o.le ?? null,
-    title: o.doc,
+    title: tip(o.doc),
     'data-testid': testid,
   });
   el.readValue = () => {
@@ -153,12 +158,13 @@ function optionInput(o, testid) {
  */
 function optionField(game, o) {
   let el;
-  const attrs = { name: o.name, title: o.doc, 'data-testid': `opt-${o.name}` };
+  const attrs = { name: o.name, title: tip(o.doc), 'data-testid': `opt-${o.name}` };
   if (o.type === 'bool') {
     el = h('input', { type: 'checkbox', ...attrs });
     el.read = () => el.checked;
     el.set = (v) => (el.checked = Boolean(v));
-    return { o, el, label: h('label', { class: 'check', title: o.doc }, el, h('span', {}, optionLabel(game, o.name))) };
+    const label = h('label', { class: 'check', title: tip(o.doc) }, el, h('span', {}, optionLabel(game, o.name)));
+    return { o, el, label };
   }
   if (o.type === 'choice') {
     el = h('select', attrs, o.choices.map((v) => h('option', { value: String(v) }, choiceLabel(game, o.name, v))));

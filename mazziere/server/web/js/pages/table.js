@@ -12,6 +12,18 @@ import { speedPicker } from '../motion.js';
 import { prefButtons, soundsFor } from '../prefs.js';
 import { clear, errorText, fill, h, modal, showError, toast } from '../ui.js';
 
+/** Whether two sentences have the same words (case and punctuation aside). */
+function sameWords(a, b) {
+  const words = (x) =>
+    String(x)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '');
+  return words(a) === words(b);
+}
+
+/** The table notes that tell where a seat's player is: a loss of connection is followed by one. */
+const SEAT_NOTES = new Set(['held', 'back', 'seated', 'left', 'substituted']);
+
 /**
  * Per-table memory that survives a redraw (language switch): the log, the number of the next
  * table note expected and the last update (merged: it always has the seat list).
@@ -25,6 +37,7 @@ export default {
     this.view = null;
     this.summary = null;
     this.left = false;
+    this.watching = false; // a spectator, until the table says so (a new page: not yet)
     this.root = root;
     root.className = 'page page-table';
     if (!memory.has(id)) memory.set(id, { log: [], noteNext: null, last: null });
@@ -96,6 +109,7 @@ export default {
       leave: () => this.leave(),
       summary: () => this.summary,
       nameOf: (s) => this.nameOf(s),
+      isPerson: (s) => this.isPerson(s),
       lastHands: () => this.lastHands(),
       me: () => app.me,
       refreshMe: () => app.refreshMe(),
@@ -106,6 +120,7 @@ export default {
       me: this.mem.last?.seat ?? null,
       myName: () => session.get()?.username,
       name: (s) => this.nameOf(s),
+      person: (s) => this.isPerson(s),
       money,
     });
     this.logCtx = this.ctx.log.ctx;
@@ -206,6 +221,33 @@ export default {
     return seat.name || t('seat.n', { n: s + 1 });
   },
 
+  /** Whether a seat is a person's (its name is theirs, shown as typed): not a computer player,
+   * the bank or an empty seat. */
+  isPerson(s) {
+    const game = this.mem.last?.game || this.summary?.game;
+    if (game === 'casino' && s === 1) return false; // the bank
+    const seat = this.mem.last?.seats?.[s] || this.summary?.seats?.[s];
+    return Boolean(seat && !seat.bot && seat.name);
+  },
+
+  /**
+   * Say that a player who lost the connection is back: the server notes the loss (its `held`
+   * note) but not the return, so when a seat whose last note is `held` is connected again (this
+   * page's own seat is, as it receives updates) the log says so after it.
+   */
+  sayBack(msg) {
+    const entries = this.mem.log;
+    msg.seats.forEach((seat, s) => {
+      if (s !== msg.seat && !seat.connected) return;
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const note = entries[i].kind === 'note' ? entries[i].text : null;
+        if (note?.seat !== s || !SEAT_NOTES.has(note.note)) continue;
+        if (note.note === 'held') this.ctx.log.add('note', [{ note: 'back', seat: s, name: note.name }]);
+        break;
+      }
+    });
+  },
+
   /** The hands revealed by the last hand_ended event (the cards left), if any. */
   lastHands() {
     for (let i = this.mem.log.length - 1; i >= 0; i--) {
@@ -247,6 +289,7 @@ export default {
       }
       this.watching = Boolean(msg.watching);
       this.watchBanner.hidden = !this.watching;
+      this.sayBack(msg);
       const credit = this.mem.last?.view?.credit;
       soundsFor(msg, this.mem.last);
       this.mem.last = msg;
@@ -264,12 +307,19 @@ export default {
       }
       this.moveFor = null; // refused: the player may try again
       const text = errorText(msg.code, msg.message);
+      if (msg.code === 'table_full' || msg.code === 'no_table') {
+        // the page has no table to show: it says why, once, in its place
+        this.errorBox.hidden = true;
+        fill(this.body, h('p', { class: 'empty' }, text), h('a', { class: 'btn', href: '#/lobby' }, t('nav.lobby')));
+        return;
+      }
       this.errorState = msg.state_no ?? this.mem.last?.state_no ?? 0;
       this.errorBox.hidden = false;
       fill(
         this.errorBox,
         h('strong', {}, text),
-        text !== msg.message ? h('span', { class: 'muted' }, ` — ${msg.message}`) : '',
+        // the server's own words underneath, unless they only say the same
+        msg.message && !sameWords(text, msg.message) ? h('span', { class: 'muted' }, ` — ${msg.message}`) : '',
         h(
           'button',
           {
@@ -282,10 +332,7 @@ export default {
         ),
       );
       this.errorBox.dataset.code = msg.code;
-      if (!this.view) showError(msg.code, msg.message); // otherwise the box above the table says it
       this.view?.unlock();
-      if (msg.code === 'table_full' || msg.code === 'no_table')
-        fill(this.body, h('p', { class: 'empty' }, text), h('a', { class: 'btn', href: '#/lobby' }, t('nav.lobby')));
     }
   },
 
@@ -306,7 +353,7 @@ export default {
     // the state number on the page: tests (and curious people) can tell when the table moved
     this.root.dataset.state = String(msg.state_no);
     this.root.dataset.game = msg.game;
-    this.leaveBtn.textContent = msg.game === 'casino' ? t('casino.close_session') : t('table.leave');
+    this.leaveBtn.textContent = this.leaveLabel(msg.game);
     this.view.update(msg);
     this.ctx.log.render();
     this.fit();
@@ -344,6 +391,12 @@ export default {
     }
   },
 
+  /** The words of the way out: closing a casino session, leaving a table, or stop watching. */
+  leaveLabel(game) {
+    if (this.watching) return t('table.stop_watching');
+    return game === 'casino' ? t('casino.close_session') : t('table.leave');
+  },
+
   async leave() {
     if (this.watching) {
       this.send({ type: 'leave' });
@@ -359,12 +412,12 @@ export default {
         : playing
           ? t('table.leave_confirm_playing')
           : t('table.leave_confirm');
+    // the dialog asks in the words of the button that opened it
+    const words = this.leaveLabel(game);
     const ok = await modal({
-      title: t('table.leave'),
+      title: words,
       body: h('p', {}, text),
-      choices: [
-        { label: t('table.leave'), value: true, class: 'btn btn-warn', attrs: { 'data-action': 'confirm-leave' } },
-      ],
+      choices: [{ label: words, value: true, class: 'btn btn-warn', attrs: { 'data-action': 'confirm-leave' } }],
     });
     if (!ok) return;
     if (!this.send({ type: 'leave' })) {
@@ -381,6 +434,7 @@ export default {
   /** We are no longer seated: say what happened (e.g. the casino credit paid back). */
   farewell(msg) {
     this.left = true;
+    this.leaveBtn.hidden = true; // nothing left to leave
     this.view?.destroy();
     this.view = null;
     memory.delete(this.id);

@@ -35,6 +35,7 @@ function describePoker(e, who, node) {
     case 'folded':
       return node('pev.folded', { who: who(e.seat) }, 'ev-warn');
     case 'drew':
+      if (!Number(e.count)) return node('pev.stood_pat', { who: who(e.seat) });
       if (list(e.received).length)
         return node('pev.drew_own', { n: e.count, out: cards(e.discarded), in: cards(e.received) });
       return node('pev.drew', { who: who(e.seat), n: e.count });

@@ -307,7 +307,7 @@ export class PokerView extends TableView {
             ? t('poker.tie_carried')
             : sd.winner === me && !watching
               ? t('poker.you_take', { chips: t('poker.chips', { n: sd.pot }) })
-              : t('poker.they_take', { who: cap(this.ctx.nameOf(sd.winner)), chips: t('poker.chips', { n: sd.pot }) }),
+              : t('poker.they_take', { who: this.lead(sd.winner), chips: t('poker.chips', { n: sd.pot }) }),
         ),
       );
     } else {
@@ -397,7 +397,8 @@ export class PokerView extends TableView {
     if (L.words.has('raise'))
       out.push(btn('raise', this.label('raise'), 'btn-primary', () => this.bet('raise', L.ranges.raise)));
     if (v.phase === 'draw' && myTurn) {
-      // the draw: SOSTITUISCI/REPLACE with the marked cards (none: stand pat)
+      // the draw: CAMBIA/CHANGE the marked cards (none: stand pat); SOSTITUISCI/REPLACE is the
+      // call that goes to the draw
       const pos = [...this.marked].sort((a, b) => a - b);
       const text =
         L.drawForm === 'cards'
@@ -408,7 +409,7 @@ export class PokerView extends TableView {
       out.push(
         btn(
           'draw',
-          pos.length ? t('poker.replace_n', { label: this.label('replace'), n: pos.length }) : t('poker.stand_pat'),
+          pos.length ? t('poker.replace_n', { label: this.label('draw'), n: pos.length }) : t('poker.stand_pat'),
           'btn-primary',
           () => this.send(text),
         ),
@@ -450,6 +451,12 @@ export class PokerView extends TableView {
     this.amount.focus();
   }
 
+  /** A seat's name starting a sentence: a player's as typed, the computer's capitalised. */
+  lead(s) {
+    const name = this.ctx.nameOf(s);
+    return this.ctx.isPerson(s) ? name : cap(name);
+  }
+
   /** A seat by name; "You" only for this player's own seat (never for a spectator). */
   who(s, me) {
     return s === me && !this.watching ? t('common.you_cap') : this.ctx.nameOf(s);
@@ -463,16 +470,18 @@ export class PokerView extends TableView {
   }
 
   drawHistory(v, me) {
-    const rows = (v.history || []).map((m) =>
-      h(
+    const rows = (v.history || []).map((m) => {
+      // each move by its button's word and its amount (chips; cards changed, none included)
+      const amount = m.amount || m.word === 'draw' ? ` ${m.amount || 0}` : '';
+      return h(
         'li',
         {},
-        h('strong', {}, this.who(m.seat, me)),
+        h('strong', {}, m.seat === me && !this.watching ? t('common.you_cap') : this.lead(m.seat)),
         ' ',
-        KNOWN.includes(m.word) ? this.label(m.word === 'draw' ? 'replace' : m.word) : m.word,
-        m.amount ? ` ${m.amount}` : '',
-      ),
-    );
+        KNOWN.includes(m.word) ? this.label(m.word) : m.word,
+        amount,
+      );
+    });
     fill(
       this.historyBox,
       h('h2', { class: 'panel-title' }, t('poker.this_deal')),
@@ -504,7 +513,7 @@ export class PokerView extends TableView {
       h(
         'div',
         { class: `result-card ${won ? 'won' : 'lost'}` },
-        h('h2', {}, won ? t('poker.you_won_game') : t('poker.they_won_game', { who: cap(this.ctx.nameOf(winner)) })),
+        h('h2', {}, won ? t('poker.you_won_game') : t('poker.they_won_game', { who: this.lead(winner) })),
         h('p', { class: 'muted' }, this.reason(v.result.reason)),
         h(
           'div',

@@ -282,10 +282,14 @@ export class UnoView extends TableView {
       return t('uno.prompt.waiting', { who: this.ctx.nameOf(v.current) });
     }
     if (v.phase === 'color') return t('uno.prompt.first_color');
-    if (v.phase === 'pending')
-      return v.challengeable
-        ? t('uno.prompt.pending_challenge', { n: v.pending })
-        : t('uno.prompt.pending', { n: v.pending });
+    if (v.phase === 'pending') {
+      // only the moves that apply: stacking when a card of the hand can go on the +2 or +4
+      const n = v.pending;
+      const stack = this.legal.plays.length > 0;
+      if (v.challengeable)
+        return stack ? t('uno.prompt.pending_challenge_stack', { n }) : t('uno.prompt.pending_challenge', { n });
+      return stack ? t('uno.prompt.pending_stack', { n }) : t('uno.prompt.pending', { n });
+    }
     if (v.phase === 'drawn') return t('uno.prompt.drawn', { card: unoName(v.drawn) });
     if (!this.legal.plays.length) return t('uno.prompt.must_draw');
     return v.multi_play ? tt('uno.prompt.play_multi') : tt('uno.prompt.play');
