@@ -128,43 +128,48 @@ BOXES = """() => {
     const cards = document.querySelectorAll('[data-testid=hand] .card');
     return {
         hand: [...cards].map(box),
-        discard: box(document.querySelector('[data-testid=discard]')),
-        'draw pile': box(document.querySelector('[data-action=draw-pile]')),
+        discard: [box(document.querySelector('[data-testid=discard]'))],
+        'draw pile': [box(document.querySelector('[data-action=draw-pile]'))],
     };
 }"""
 
 MY_HAND = "R1,R5,G2,G7,B3,B7,Y3"
 
 
-def table_boxes(page: Page) -> dict[str, list[float] | list[list[float]]]:
+Boxes = dict[str, list[list[float]]]
+"""Each part's boxes (x, y, width, height): the hand's cards, the discard pile, the draw pile."""
+
+
+def table_boxes(page: Page) -> Boxes:
     """Where the hand's cards and the two piles are, once nothing moves on its own."""
     page.wait_for_timeout(300)
     settle_animations(page)
-    boxes: dict[str, list[float] | list[list[float]]] = page.evaluate(BOXES)
+    boxes: Boxes = page.evaluate(BOXES)
     return boxes
 
 
-def assert_same_boxes(name: str, before: dict[str, list], after: dict[str, list]) -> None:
+def assert_same_boxes(name: str, before: Boxes, after: Boxes) -> None:
     """Every box is where it was, within a pixel."""
     moved = []
     for part, was in before.items():
-        now = after[part]
-        pairs = list(zip(was, now, strict=True)) if part == "hand" else [(was, now)]
-        for i, (a, b) in enumerate(pairs):
+        for i, (a, b) in enumerate(zip(was, after[part], strict=True)):
             if any(abs(x - y) > 1 for x, y in zip(a, b, strict=True)):
                 moved.append(f"{part}[{i}] {[round(x) for x in a]} -> {[round(x) for x in b]}")
     assert not moved, f"{name}: moved under the pointer: {moved}"
 
 
+@pytest.mark.parametrize("lang", ["en", "it"])
 @pytest.mark.parametrize("size", SIZES)
 def test_uno_table_holds_still_when_the_turn_starts_or_a_move_is_refused(
-    page: Page, live: LiveServer, size: str
+    page: Page, live: LiveServer, size: str, lang: str
 ) -> None:
     """A turn starting (the buttons, the countdown and the prompt appear), a +2 to take (its
     badge) and a refusal (its banner) move neither the hand's cards nor the piles: a
-    double-click's second click lands where the first did."""
+    double-click's second click lands where the first did. In both languages (the Italian
+    prompts are longer)."""
     page.set_viewport_size(SIZES[size])
-    sign_up(page, live, f"tilde{size.replace('x', '_')}")
+    sign_up(page, live, f"tilde{lang}{size.replace('x', '_')}")
+    page.locator(f"button[data-lang={lang}]").click()
     tid = create_uno_table(page, "Still")
     page.locator("[data-action=start]").click()
     page.locator("[data-testid=hand] .card").first.wait_for()
@@ -173,12 +178,12 @@ def test_uno_table_holds_still_when_the_turn_starts_or_a_move_is_refused(
     put(page, live, tid, f"uno turn=3 hands={MY_HAND}{OTHERS} discard=R7 draw=*")
     expect(page.get_by_test_id("thinking")).to_be_visible()
     waiting = table_boxes(page)
-    shot(page, f"still-waiting-{size}")
+    shot(page, f"still-waiting-{size}-{lang}")
     put(page, live, tid, f"uno turn=0 hands={MY_HAND}{OTHERS} discard=R7 draw=*")
     expect(page.locator("[data-testid=actions] [data-action=draw]")).to_be_visible()
     expect(page.get_by_test_id("thinking")).to_have_count(0)
-    assert_same_boxes(f"{size}, the turn starts", waiting, table_boxes(page))
-    shot(page, f"still-my-turn-{size}")
+    assert_same_boxes(f"{size} {lang}, the turn starts", waiting, table_boxes(page))
+    shot(page, f"still-my-turn-{size}-{lang}")
 
     # a card not in the hand, sent anyway: refused, in a banner that covers nothing played
     before = table_boxes(page)
@@ -188,16 +193,16 @@ def test_uno_table_holds_still_when_the_turn_starts_or_a_move_is_refused(
         [tid, state_no(page)],
     )
     expect(page.get_by_test_id("table-error")).to_be_visible()
-    assert_same_boxes(f"{size}, a refusal", before, table_boxes(page))
-    shot(page, f"still-refused-{size}")
+    assert_same_boxes(f"{size} {lang}, a refusal", before, table_boxes(page))
+    shot(page, f"still-refused-{size}-{lang}")
 
     # the turn starts with a +2 to take: its badge appears on the felt
     put(page, live, tid, f"uno turn=3 hands={MY_HAND}{OTHERS} discard=R7 draw=*")
     waiting = table_boxes(page)
     put(page, live, tid, f"uno hands={MY_HAND}{OTHERS} discard=BD2 phase=pending pending=2 draw=*")
     expect(page.locator("[data-testid=actions] [data-action=accept]")).to_be_visible()
-    assert_same_boxes(f"{size}, a +2 to take", waiting, table_boxes(page))
-    shot(page, f"still-pending-{size}")
+    assert_same_boxes(f"{size} {lang}, a +2 to take", waiting, table_boxes(page))
+    shot(page, f"still-pending-{size}-{lang}")
 
 
 OVERLAPS = """() => {

@@ -173,7 +173,8 @@ def test_leaving_a_table_takes_the_leave_button_away(page: Page, live: LiveServe
 
 
 def uno_options(cat: dict[str, Any]) -> list[dict[str, Any]]:
-    return next(g for g in cat["games"] if g["name"] == "uno")["options"]
+    options: list[dict[str, Any]] = next(g for g in cat["games"] if g["name"] == "uno")["options"]
+    return options
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
