@@ -71,7 +71,7 @@ def test_a_casino_stake_is_whole_cents(page: Page, live: LiveServer) -> None:
     assert frames.of("stake") == [], "a stake of 1.234 was sent"
     assert [m["amount"] for m in frames.of("topup")] == [2000], "a top-up of 5.555 was sent"
     expect(page.get_by_test_id("credit")).to_have_text(credit)
-    shot(page, "limits-casino-cents")
+    shot(page, "limits-casino-cents-1366x860")
     # the same amount to two decimals is a stake
     before = state_no(page)
     page.get_by_test_id("stake-input").fill("1.23")
@@ -119,7 +119,7 @@ def test_a_poker_bet_outside_the_range_is_brought_back_into_it(
         "an amount above the range was sent"
     )
     expect(page.get_by_test_id("table-error")).to_be_hidden()
-    shot(page, "limits-poker-bet")
+    shot(page, "limits-poker-bet-1366x860")
     amount.fill("0")
     page.locator(f"[data-action={action}]").click()
     expect(note).to_contain_text(f"{lo} chips")

@@ -27,7 +27,7 @@ from .harness import (
 )
 from .positions import put_position
 from .test_connection import Gate, account_of, cut
-from .test_fit import OTHERS, put
+from .test_fit import OTHERS, put, settle_animations
 from .test_uno import create_uno_table
 
 
@@ -70,7 +70,8 @@ def test_the_draw_is_told_in_plain_words(page: Page, live: LiveServer) -> None:
     lines = log_lines(page)
     assert "You stand pat." in lines, lines
     assert not [x for x in lines if "changes 0" in x or "You changes" in x], lines
-    shot(page, "words-poker-stand-pat")
+    settle_animations(page)
+    shot(page, "words-poker-stand-pat-1366x860")
     # the same in Italian; the computer's own draw is in words too
     page.locator("button[data-lang=it]").click()
     lines = log_lines(page)
@@ -111,7 +112,8 @@ def test_player_names_are_shown_as_typed_in_the_log_and_the_dialogs(
         lines = log_lines(page)
         assert [x for x in lines if x.startswith("dino plays")], lines
         assert not [x for x in lines if x.startswith("Dino")], lines
-        shot(page, "words-names-as-typed")
+        settle_animations(page)
+        shot(page, "words-names-as-typed-1366x860")
     finally:
         other.close()
 
@@ -157,7 +159,7 @@ def test_closing_a_casino_session_is_called_so_and_then_gone(page: Page, live: L
     dialog.locator("[data-action=confirm-leave]").click()
     page.get_by_test_id("farewell").wait_for()
     expect(leave).to_be_hidden()
-    shot(page, "words-session-closed")
+    shot(page, "words-session-closed-1366x860")
 
 
 def test_leaving_a_table_takes_the_leave_button_away(page: Page, live: LiveServer) -> None:
@@ -201,7 +203,7 @@ def test_more_options_are_in_words_a_player_understands(
             if "_" in text or text.lower() == str(choice).replace("_", " "):
                 raw.append(f"{label}: {text}")
     assert raw == [], f"internal names in 'More options' ({lang}): {raw}"
-    shot(page, f"words-more-options-{lang}")
+    shot(page, f"words-more-options-{lang}-1366x860")
     page.locator("button[data-lang=en]").click()
 
 
@@ -219,7 +221,7 @@ def test_a_lost_connection_is_followed_by_you_are_back(page: Page, live: LiveSer
     notes = page.get_by_test_id("log").locator("li.log-note")
     expect(notes.first).to_have_text("You are back at the table.")
     expect(notes.nth(1)).to_contain_text("You lost the connection")
-    shot(page, "words-back")
+    shot(page, "words-back-1366x860")
 
 
 def test_a_full_table_is_said_once(
@@ -242,8 +244,8 @@ def test_a_full_table_is_said_once(
             said = guest.locator("body").inner_text().lower().count("no free seat")
             assert said <= 1, f"'no free seat' said {said} times"
             expect(guest.locator("[data-action=leave]")).to_have_text("Stop watching")
+            shot(guest, "words-watching-1366x860")
             guest.evaluate("location.hash = '#/lobby'")
             guest.get_by_test_id("table-list").wait_for()
-        shot(guest, "words-watching")
     finally:
         other.close()
