@@ -24,13 +24,15 @@ COMPILED_MODULES: tuple[str, ...] = (
     "mazziere.uno.state",
     "mazziere.uno.dealing",
     "mazziere.uno.scoring",
+    "mazziere.uno.legal",
+    "mazziere.uno.effects",
     "mazziere.uno.game",
     "mazziere.uno.vector",
     "mazziere.uno.bots.policy",
 )
-"""Compiled with mypyc: the state, legal actions and ``push``, dealing and scoring, the
-observation vector and action indices of :mod:`mazziere.rl`'s UNO environment, and greedy's
-rules of thumb with the ``strong`` bot's rollouts."""
+"""Compiled with mypyc: the state, the legal actions, the effects of actions and ``push``,
+dealing and scoring, the observation vector and action indices of :mod:`mazziere.rl`'s UNO
+environment, and greedy's rules of thumb with the ``strong`` bot's rollouts."""
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 

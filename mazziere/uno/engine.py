@@ -59,8 +59,8 @@ def apply(state: Game, seat: int, action: Action | str) -> tuple[Game, list[Even
     """Apply ``seat``'s action (an :class:`Action` or its text form) to a copy of ``state``.
     Raises :class:`~mazziere.errors.IllegalAction` (and subclasses) or ``MalformedAction``."""
     g = state.copy()
-    # push's default seat (the seat to act) is not the functional API's: None is refused
-    events = g._push_checked(action, seat) if seat is None else g.push(action, seat)
+    # for exactly this seat: push's default seat (the seat to act) is not the functional API's
+    events = g._push(seat, action)
     return g, events
 
 

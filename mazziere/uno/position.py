@@ -99,7 +99,8 @@ from mazziere.position_text import (
 from mazziere.position_text import parse_bool as _bool
 from mazziere.position_text import parse_int as _int
 from mazziere.position_text import parse_int_list as _int_list
-from mazziere.uno.game import Game, _variants_table
+from mazziere.uno.game import Game
+from mazziere.uno.legal import variants_table
 from mazziere.uno.matching import REVERSE_RANK
 from mazziere.uno.options import Rules
 from mazziere.uno.state import COLOR, DRAWN, OVER, PENDING, MatchResult, Phase
@@ -317,7 +318,7 @@ def parse_position(text: str, rules: Rules) -> Game:
 
     g = Game()
     g.rules, g.players = rules, players
-    g._variants = _variants_table(rules.seven_swap, rules.zero_gives_four)
+    g._variants = variants_table(rules.seven_swap, rules.zero_gives_four)
     g._legal, g._legal_seat, g.events = (), -1, []
     g.halt = False
     g.hand_no = _int("hand", get("hand", "0"))

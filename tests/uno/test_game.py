@@ -1,8 +1,11 @@
-"""The in-place engine (``mazziere.uno.Game``): ``push`` applies listed actions directly and
-everything else through the checked path; both give the same game, a refusal changes nothing,
-and ``legal_actions`` is computed once per position and seat."""
+"""The in-place engine (``mazziere.uno.Game``): ``push`` accepts an action exactly when its
+canonical form is listed (the object itself, an equal one, its text, a multi-play in another
+order all give the same game), the refusals only explain what is not listed, a refusal changes
+nothing, and ``legal_actions`` is computed once per position and seat."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
@@ -12,22 +15,32 @@ from mazziere.uno import Game, find_preset
 from mazziere.uno.actions import (
     DRAW,
     Action,
+    Play,
 )
 from mazziere.uno.engine import all_legal_actions
+from mazziere.uno.refusals import explain_refusal
 
 from .test_properties import _fuzz_states
 
 
-def test_push_and_the_checked_path_agree_on_every_listed_action() -> None:
-    """Legality is defined once: every listed action is accepted by the checked path too,
-    with the same resulting game and events as the direct path."""
+def test_push_accepts_a_listed_action_in_any_form_with_the_same_result() -> None:
+    """Legality is defined once: a listed action pushed as the listed object, as an equal
+    new object, as its text, or (a multi-play) with its middle cards in another order gives
+    the same game and events."""
     checked = 0
     for state in _fuzz_states():
         for seat, action in all_legal_actions(state):
-            fast, slow = state.copy(), state.copy()
-            ev_fast = fast.push(action, seat)
-            ev_slow = slow._push_checked(action, seat)
-            assert fast == slow and ev_fast == ev_slow, (seat, str(action))
+            forms: list[Action | str] = [str(action)]
+            if isinstance(action, Play):
+                forms.append(Play(action.cards, action.color, action.target))
+                if len(action.cards) > 2:
+                    first, *middle, last = action.cards
+                    forms.append(replace(action, cards=(first, *reversed(middle), last)))
+            listed = state.copy()
+            ev_listed = listed.push(action, seat)
+            for form in forms:
+                other = state.copy()
+                assert other.push(form, seat) == ev_listed and other == listed, (seat, form)
             checked += 1
     assert checked > 1000
 
@@ -85,22 +98,39 @@ def _candidates(state: Game, seat: int) -> list[Action]:
     return out
 
 
-def test_the_checked_path_accepts_exactly_the_listed_single_card_actions() -> None:
-    """The other direction: every candidate the checked path (the verify of each action kind)
-    accepts is listed, and every listed one is accepted."""
+def test_push_accepts_exactly_the_listed_actions_and_refusals_explain_the_rest() -> None:
+    """Every candidate is accepted by ``push`` exactly when it is listed; a refused one gets
+    a specific reason from the refusals (never the generic ``illegal_action``), and the
+    refusals object to no listed action (they agree with the generator, so every message
+    names the rule that was broken)."""
     compared = 0
     for state in _fuzz_states()[::3]:
         for seat in range(state.players):
-            listed = set(state.legal_actions(seat))
+            legal = state.legal_actions(seat)
+            listed = set(legal)
             for action in _candidates(state, seat):
                 try:
-                    state.copy()._push_checked(action, seat)
+                    state.copy().push(action, seat)
                     accepted = True
                 except (IllegalAction, MalformedAction, NotYourTurn):
                     accepted = False
                 assert accepted == (action in listed), (seat, str(action), state)
+                with pytest.raises((IllegalAction, MalformedAction)) as why:
+                    explain_refusal(state, seat, action, legal)
+                generic = why.value.code == "illegal_action"
+                assert generic == (action in listed), (seat, str(action), why.value, state)
                 compared += 1
     assert compared > 5000
+
+
+def test_a_seat_that_does_not_exist_has_no_legal_actions_after_a_push() -> None:
+    """The legal-action cache never answers for a seat of no table (-1 marks it empty)."""
+    g = Game.new(find_preset("mattel"), 2, rng=7)
+    first = g.legal_actions()[0]
+    g.push(first)
+    assert g.legal_actions(-1) == ()
+    with pytest.raises(MalformedAction):
+        g.push(first, -1)
 
 
 def test_new_game_refuses_wrong_argument_types_with_typed_errors() -> None:
