@@ -29,7 +29,7 @@ from mazziere.sim.stats import wilson
 from mazziere.uno import CallUno, Catch, Game, apply, find_preset, new_game, view
 from mazziere.uno.bots import find_bot
 from mazziere.uno.bots import strong as strong_mod
-from mazziere.uno.bots.policy import rollout
+from mazziere.uno.bots.rollouts import rollout
 
 RULES = find_preset("mattel").with_options(match="single_hand")
 GREEDY = find_bot("greedy")

@@ -29,6 +29,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "mazziere.uno.game",
     "mazziere.uno.vector",
     "mazziere.uno.bots.policy",
+    "mazziere.uno.bots.rollouts",
 )
 """Compiled with mypyc: the state, the legal actions, the effects of actions and ``push``,
 dealing and scoring, the observation vector and action indices of :mod:`mazziere.rl`'s UNO

@@ -187,7 +187,7 @@ class GameData:
     _legal: tuple[Any, ...]
     _legal_seat: int
     halt: bool
-    """A search's playout (:func:`mazziere.uno.bots.policy.rollout`): the hand's end stops the
+    """A search's playout (:func:`mazziere.uno.bots.rollouts.rollout`): the hand's end stops the
     game there, scored (its ``HandEnded`` event) but with nothing after it (phase ``over``, no
     next hand dealt, no result). Not part of the position: false in every new, parsed or
     copied game until the playout sets it."""

@@ -11,7 +11,8 @@ import pytest
 
 from mazziere.uno import apply, new_game, view
 from mazziere.uno.bots import find_bot
-from mazziere.uno.bots.policy import Sight, decide, next_action, out_of_turn_possible
+from mazziere.uno.bots.policy import Sight, decide
+from mazziere.uno.bots.rollouts import next_action, out_of_turn_possible
 from mazziere.uno.presets import PRESETS
 
 TABLES = [

@@ -12,8 +12,9 @@ import pytest
 
 from mazziere.catalog import game_settings
 from mazziere.uno import apply, find_preset, new_game, view
-from mazziere.uno.bots import BOTS, find_bot, strong
-from mazziere.uno.bots.strong import StrongBot, determinize
+from mazziere.uno.bots import BOTS, find_bot, reading, strong, worlds
+from mazziere.uno.bots.strong import StrongBot
+from mazziere.uno.bots.worlds import determinize
 from mazziere.uno.game import Game
 from mazziere.uno.presets import PRESETS
 
@@ -103,7 +104,7 @@ def test_strong_plays_every_preset_and_table_size(preset: str, players: int) -> 
             ) + Counter(g.removed) == Counter(c for h in s.hands for c in h) + Counter(
                 s.draw_pile
             ) + Counter(s.discard) + Counter(s.removed)
-            w = strong.Deals(v, rng, strong.read(v)).deal(rng)  # and as the log allows
+            w = worlds.Deals(v, rng, reading.read(v)).deal(rng)  # and as the log allows
             assert view(w, 0).hand_counts == v.hand_counts and w.hands[0] == s.hands[0]
             assert Counter(c for h in w.hands for c in h) + Counter(w.draw_pile) + Counter(
                 w.discard
@@ -149,7 +150,7 @@ def test_strong_budget_is_a_number_of_rollouts(monkeypatch: pytest.MonkeyPatch) 
 
 def _readings(rules: Any, players: int, games: int, seed: str = "run") -> dict[str, int]:
     """Greedy in every seat, first hands: at each turn of seat 0 with a choice, what
-    :func:`strong.read` makes of the log, checked against the real hands, and four worlds
+    :func:`reading.read` makes of the log, checked against the real hands, and four worlds
     dealt from it, checked against the reading."""
     greedy = find_bot("greedy")
     rng = random.Random(players)
@@ -159,7 +160,7 @@ def _readings(rules: Any, players: int, games: int, seed: str = "run") -> dict[s
         while not s.is_over and s.hand_no == 0:
             v = view(s, s.current)
             if s.current == 0 and v.my_turn and len(v.legal) > 1:
-                r = strong.read(v)
+                r = reading.read(v)
                 n["turns"] += 1
                 for seat, marks in r.marks.items():
                     assert seat != 0 and marks and v.in_hand[seat]
@@ -167,14 +168,14 @@ def _readings(rules: Any, players: int, games: int, seed: str = "run") -> dict[s
                         n["marks"] += 1
                         n["broken"] += sum(c in bad for c in s.hands[seat]) > allowed
                 for seat, plays in r.shown.items():
-                    assert seat != 0 and 0 < len(plays) <= strong.SHOWN
+                    assert seat != 0 and 0 < len(plays) <= reading.SHOWN
                     for p in plays:
                         n["shown"] += 1
                         n["disagree"] += not p.agrees(s)
                 if r.under is not None:
                     n["under"] += 1
                     assert r.under == s.discard[:-1]
-                deals = strong.Deals(v, rng, r)
+                deals = worlds.Deals(v, rng, r)
                 for _ in range(4):
                     g = deals.deal(rng)
                     n["dealt"] += 1
@@ -192,7 +193,7 @@ def _readings(rules: Any, players: int, games: int, seed: str = "run") -> dict[s
                             n["dealt_marks"] += 1
                             n["dealt_broken"] += sum(c in bad for c in g.hands[seat]) > allowed
                     n["agreed"] += all(
-                        strong._agreeing(g, plays) == len(plays) for plays in r.shown.values()
+                        worlds._agreeing(g, plays) == len(plays) for plays in r.shown.values()
                     )
             s, _ = apply(s, s.current, greedy.act(v, rng))
     return n
@@ -246,8 +247,8 @@ def test_strong_reads_nothing_when_the_view_has_no_log() -> None:
     every hidden card is dealt at random."""
     s = new_game(find_preset("mattel"), 3, rng="nolog")
     v = view(s, s.current)
-    assert v.log and strong.read(v).under is not None
-    bare = strong.read(view(strong.determinize(v, random.Random(1)), s.current))
+    assert v.log and reading.read(v).under is not None
+    bare = reading.read(view(worlds.determinize(v, random.Random(1)), s.current))
     assert bare.marks == {} and bare.shown == {} and bare.under is None
 
 
@@ -300,7 +301,7 @@ def test_a_playout_stops_at_the_hands_end_scored_as_the_match_scores_it(preset: 
     """A rollout's game is halted (``GameData.halt``): the move that ends a hand ends it with
     the same scoring event as in the match, then stops there (phase over, no next hand dealt,
     no result), where the match deals the next hand or finishes; copies are never halted."""
-    from mazziere.uno.bots.policy import next_action, rollout
+    from mazziere.uno.bots.rollouts import next_action, rollout
     from mazziere.uno.events import HandEnded
     from mazziere.uno.state import OVER
 

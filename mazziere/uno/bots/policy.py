@@ -1,7 +1,8 @@
 """Greedy's rules of thumb, written once and compiled with mypyc alongside the engine
 (:mod:`mazziere._compiled`): the ``greedy`` bot decides with :func:`decide` from a view, and the
-``strong`` bot's rollouts (:func:`rollout`) with the very same function from a game being played
-out in its head, greedy in every seat (docs/bots.md "UNO strong").
+``strong`` bot's rollouts (:func:`mazziere.uno.bots.rollouts.rollout`) with the very same
+function from a game being played out in its head, greedy in every seat (docs/bots.md "UNO
+strong").
 
 A :class:`Sight` is what the rules of thumb read of one seat's situation: its hand, the public
 counts, the top card and colour, the direction, whether a +4 may be challenged, and the seat's
@@ -23,7 +24,6 @@ from typing import Final
 
 from mazziere.cards.uno import COLORS, FACE_COLOR, FACE_POINTS, WILD4_FACE, WILD_FACE, Card, Color
 from mazziere.uno import Phase
-from mazziere.uno import events as E
 from mazziere.uno.actions import (
     Accept,
     Action,
@@ -47,10 +47,6 @@ GUILTY_HAND_COLOR: Final = 7
 ``color``: a hand of 7 lacks a given colour about one time in six)."""
 GUILTY_HAND_ANY: Final = 4
 """The same threshold under the stricter ``any_playable`` rule (003)."""
-MAX_STEPS: Final = 400
-"""Actions a rollout plays at most before the hand is scored by the cards held."""
-POINT_WEIGHT: Final = 0.01
-"""A point's worth against a hand won or lost (:func:`hand_value`)."""
 
 PLAY: Final = Phase.PLAY
 DRAWN: Final = Phase.DRAWN
@@ -173,16 +169,20 @@ def decide(s: Sight) -> Action | None:
     if not mine:
         if plays:  # jump in whenever possible
             return _best_play(s, plays)
-        if _has(legal, _CHALLENGE) and _likely_guilty(s):
+        if has_kind(legal, _CHALLENGE) and _likely_guilty(s):
             return _CHALLENGE
         return None
     choice = _on_turn(s, plays)
-    if isinstance(choice, Play) and len(s.hand) - len(choice.cards) == 1 and _has(legal, _CALLUNO):
+    if (
+        isinstance(choice, Play)
+        and len(s.hand) - len(choice.cards) == 1
+        and has_kind(legal, _CALLUNO)
+    ):
         return _CALLUNO
     return choice
 
 
-def _has(legal: tuple[Action, ...], word: Action) -> bool:
+def has_kind(legal: tuple[Action, ...], word: Action) -> bool:
     """Whether ``legal`` lists a word action (pass, draw, call, challenge...) of its type."""
     t = type(word)
     return any(type(a) is t for a in legal)
@@ -194,7 +194,7 @@ def _on_turn(s: Sight, plays: list[Play]) -> Action:
     if phase is PENDING:
         if plays:  # stack whenever possible
             return _best_play(s, plays)
-        if _has(legal, _CHALLENGE) and _should_challenge(s):
+        if has_kind(legal, _CHALLENGE) and _should_challenge(s):
             return _CHALLENGE
         for a in legal:
             if type(a) is Accept:
@@ -226,7 +226,7 @@ def _on_turn(s: Sight, plays: list[Play]) -> Action:
 
 def call_or_catch(s: Sight) -> Action | None:
     """Say UNO holding one card; catch any opponent who forgot (never one's partner)."""
-    if len(s.hand) == 1 and _has(s.legal, _CALLUNO):
+    if len(s.hand) == 1 and has_kind(s.legal, _CALLUNO):
         return _CALLUNO
     for a in s.legal:
         if isinstance(a, Catch) and not partner(s.rules, s.seat, a.target):
@@ -412,7 +412,7 @@ def greedy_chose(
     too, with ``top`` in ``color`` on the discard (its turn, nothing pending), ``counts``
     cards in each seat (default: ``g``'s) and play going ``direction`` (default: ``g``'s),
     would play ``card`` (in ``card_color``): the ``strong`` bot keeps the worlds where an
-    opponent's plays are greedy's choices (``mazziere.uno.bots.strong.read``). ``g`` is not
+    opponent's plays are greedy's choices (``mazziere.uno.bots.reading.read``). ``g`` is not
     changed."""
     h = g.copy()
     hand = h.hands[seat] + later + (card,)
@@ -449,113 +449,3 @@ def greedy_chose(
         and a.color == card_color
         and a.target is None
     )
-
-
-# ---------------------------------------------------------------------------------- rollouts
-def next_action(g: Game) -> tuple[int, Action]:
-    """Greedy in every seat, out-of-turn offers first (in seat order after the current seat,
-    as :mod:`mazziere.sim.uno_sim`). Other seats are asked only when the rules and the
-    position can give one of them an out-of-turn action (a jump-in, a third-party challenge,
-    an UNO call or a catch); their legal actions are not computed otherwise."""
-    current = g.current
-    n = g.players
-    if out_of_turn_possible(g):
-        for k in range(1, n):
-            seat = (current + k) % n
-            if g.legal_actions(seat):
-                a = decide(Sight.of_game(g, seat))
-                if a is not None:
-                    return seat, a
-    a = decide(Sight.of_game(g, current))
-    assert a is not None
-    return current, a
-
-
-def out_of_turn_possible(g: Game) -> bool:
-    """Whether a seat whose turn it is not may have a legal action now: the rules allow jump-ins,
-    a +4 may be challenged by anyone, or an UNO window is open (a call, a catch). When not, no
-    other seat's legal actions are computed (:meth:`~mazziere.uno.game.Game.legal_actions`
-    gives them none)."""
-    rules = g.rules
-    return (
-        rules.jump_in
-        or (g.phase is PENDING and g.w4_by is not None and rules.challenge_by == "any")
-        or (rules.uno_call != "off" and g.uno_seat is not None and not g.uno_called)
-    )
-
-
-def same_side(rules: Rules, seat: int, other: int) -> bool:
-    return seat == other or (rules.teams and seat % 2 == other % 2)
-
-
-def hand_value(g: Game, seat: int, winner: int | None, points: tuple[int, ...]) -> float:
-    """A finished hand's worth for ``seat``'s side, as the match counts it: 1 for going out,
-    -1 for another side going out, 0 for nobody; where points decide the match, plus the
-    points won (every other side's cards) or minus those given away (its own side's), a
-    hundredth each (:data:`POINT_WEIGHT`)."""
-    if winner is None:
-        return 0.0
-    rules = g.rules
-    mine = 0
-    total = 0
-    for s in range(len(points)):
-        total += points[s]
-        if same_side(rules, seat, s):
-            mine += points[s]
-    if same_side(rules, seat, winner):
-        if rules.match == "single_hand" or rules.scoring != "winner":
-            return 1.0
-        return 1.0 + POINT_WEIGHT * (total - mine)
-    if rules.match == "single_hand":
-        return -1.0
-    return -1.0 - POINT_WEIGHT * mine
-
-
-def score(g: Game, seat: int) -> float:
-    """An unfinished hand's worth for ``seat``'s side (a rollout cut at :data:`MAX_STEPS`):
-    a fifth per card fewer than the best opponent holds, within -1 to 1."""
-    rules = g.rules
-    mine = 1_000
-    theirs = -1
-    for s in range(g.players):
-        n = len(g.hands[s])
-        if same_side(rules, seat, s):
-            mine = min(mine, n)
-        elif g.in_hand[s] and (theirs < 0 or n < theirs):
-            theirs = n
-    if theirs < 0:
-        theirs = mine
-    return max(-1.0, min(1.0, 0.2 * (theirs - mine)))
-
-
-def _ended(g: Game, seat: int, events: list[E.Event]) -> float | None:
-    for e in events:
-        if isinstance(e, E.HandEnded):
-            return hand_value(g, seat, e.winner, tuple(e.points))
-    return None
-
-
-def rollout(g: Game, seat: int, first: Action, depth: int = MAX_STEPS) -> float:
-    """Play ``first`` for ``seat`` (saying UNO first where greedy would), then greedy in every
-    seat to the end of the hand: :func:`hand_value` (a hand still going after ``depth``
-    actions: :func:`score`). ``g`` is played in place, and stops at the hand's end
-    (:attr:`~mazziere.uno.state.GameData.halt`: the next hand is not dealt)."""
-    g.halt = True
-    hand_no = g.hand_no
-    if (
-        isinstance(first, Play)
-        and len(g.hands[seat]) - len(first.cards) == 1
-        and _has(g.legal_actions(seat), _CALLUNO)
-    ):
-        g.push(_CALLUNO, seat)  # the bot says UNO before such a play (greedy does)
-    events = g.push(first, seat)
-    steps = 0
-    while True:
-        if g.hand_no != hand_no or g.result is not None or g.phase is OVER:
-            v = _ended(g, seat, events)
-            return 0.0 if v is None else v
-        if steps >= depth:
-            return score(g, seat)
-        s, a = next_action(g)
-        events = g.push(a, s)
-        steps += 1
