@@ -3,8 +3,8 @@ greedy in every seat (:func:`mazziere.uno.bots.policy.decide`, read from the gam
 with :meth:`~mazziere.uno.bots.policy.Sight.of_game`), and what the hand it ends is worth to
 the bot's side (docs/bots.md "UNO strong").
 
-Compiled with mypyc alongside the engine (:mod:`mazziere._compiled`): a decision of the
-``strong`` bot plays hundreds of rollouts.
+Compiled with mypyc alongside the engine (:mod:`mazziere._compiled`): each decision of the
+``strong`` bot plays its whole budget of rollouts.
 """
 
 from __future__ import annotations
