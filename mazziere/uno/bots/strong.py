@@ -46,9 +46,9 @@ or are taken in no time). The bot never reads another seat's cards or the deck: 
 it uses comes from its :class:`~mazziere.uno.View` (tests/uno/test_strong.py swaps the hidden
 cards and gets the same decision); it keeps nothing between decisions but the play it chose
 when it said UNO first (for that seat, turn and hand), so one instance may serve many tables.
-The budget is a number of rollouts (the rules packages do not read clocks); the default keeps
-a decision within 100 ms on average on the reference machine (docs/bots.md;
-benchmarks/bench_uno_strong.py).
+The budget is a number of rollouts (the rules packages do not read clocks); the default is
+chosen to keep a decision within a table's pace (its time per decision is measured in
+docs/bots.md, by benchmarks/bench_uno_strong.py).
 """
 
 from __future__ import annotations
