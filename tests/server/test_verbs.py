@@ -51,10 +51,10 @@ class Recorder:
         return 900
 
     async def update_for(self, seat: int, *, full: bool = False) -> P.TableUpdate:
-        raise NotImplementedError
+        raise AssertionError("a table verb never builds an update itself")
 
     def on_disconnect(self, account: int) -> None:
-        pass
+        self.calls.append(("on_disconnect", account))
 
 
 def test_every_table_message_has_one_verb_named_after_its_type() -> None:
