@@ -24,7 +24,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from mazziere.errors import MazziereError
 from mazziere.poker.bots.registry import warm as warm_poker_bots
 from mazziere.server.context import Server, Settings
-from mazziere.server.routes import accounts, catalog, history, live, lobby, ops
+from mazziere.server.roles import Forbidden, NotFound
+from mazziere.server.routes import accounts, admin, catalog, history, live, lobby, ops
 from mazziere.server.store import table_rows
 from mazziere.server.store.accounts import AuthError, PolicyError, UsernameTaken
 from mazziere.server.table.actor import TableActor
@@ -99,6 +100,9 @@ STATUS = {
     "bad_credentials": 401,
     "username_taken": 409,
     "too_many_attempts": 429,
+    "suspended": 403,
+    "forbidden": 403,
+    "not_found": 404,
 }
 """HTTP status of a typed error by its code (default 400)."""
 
@@ -173,7 +177,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         openapi_url="/openapi.json" if docs else None,
     )
     app.state.server = server
-    for area in (ops, accounts, catalog, lobby, history):
+    for area in (ops, accounts, catalog, lobby, history, admin):
         app.include_router(area.router)
 
     @app.exception_handler(MazziereError)
@@ -186,6 +190,10 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
             status = 409
         elif isinstance(exc, AuthError):
             status = STATUS.get(exc.code, 401)
+        elif isinstance(exc, Forbidden):
+            status = 403
+        elif isinstance(exc, NotFound):
+            status = 404
         headers = {}
         if isinstance(exc, Throttled):
             headers["Retry-After"] = str(exc.retry_after)

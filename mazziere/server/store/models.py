@@ -40,6 +40,13 @@ class Account(Base):
     username: Mapped[str] = mapped_column(String(64), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    role: Mapped[str] = mapped_column(String(20), default="player", server_default=text("'player'"))
+    """``player``, ``support``, ``operator``, ``auditor`` or ``admin``: what each may do in the
+    back office is :data:`mazziere.server.roles.PERMISSIONS`."""
+    status: Mapped[str] = mapped_column(
+        String(20), default="active", server_default=text("'active'")
+    )
+    """``active`` or ``suspended`` (a suspended account cannot log in)."""
 
 
 class AuthToken(Base):
@@ -54,7 +61,7 @@ class AuthToken(Base):
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     """Last request or game action made with it (``None``: not since it was issued)."""
     revoked_reason: Mapped[str | None] = mapped_column(String(20), nullable=True)
-    """``logout``, ``replaced`` (a newer login of the account)."""
+    """``logout``, ``replaced`` (a newer login of the account), ``suspended``."""
 
 
 class LedgerTxn(Base):
@@ -168,3 +175,58 @@ class CreditSession(Base):
     opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     note: Mapped[str] = mapped_column(Text, default="")
+
+
+class AuditEntry(Base):
+    """One line of the append-only audit log: a back-office action or a login, who did it,
+    when, from which address, on what, and the state before and after. Written in the same
+    transaction as the action it records; a trigger refuses UPDATE and DELETE (migration
+    0004)."""
+
+    __tablename__ = "audit_log"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    actor: Mapped[str] = mapped_column(String(64))
+    """The actor's username as typed (a refused login's name may match no account)."""
+    address: Mapped[str] = mapped_column(String(64), default="")
+    action: Mapped[str] = mapped_column(String(40), index=True)
+    target: Mapped[str] = mapped_column(String(120), default="", index=True)
+    """What the action was on: ``account:<id>``, ``table:<id>``, ``adjustment:<id>``,
+    ``game:<name>[/<preset>]``..."""
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
+
+
+class Adjustment(Base):
+    """A manual money adjustment: requested with a reason, posted as one balanced ledger
+    transaction between the account's wallet and a house book once approved (by a second
+    operator unless a setting says one is enough), or rejected; nothing moves before."""
+
+    __tablename__ = "adjustments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+    """Cents into the wallet (negative: out of it), never zero."""
+    house_account: Mapped[str] = mapped_column(String(80))
+    reason: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(20), default="pending", index=True)
+    """``pending``, ``posted`` or ``rejected``."""
+    requested_by: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    decision_reason: Mapped[str] = mapped_column(Text, default="")
+    txn_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_txns.id"), nullable=True)
+
+
+class GameSwitch(Base):
+    """A game (``preset`` empty) or one of its presets switched on or off for new tables; a
+    game or preset without a row is on."""
+
+    __tablename__ = "game_switches"
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    enabled: Mapped[bool] = mapped_column(Boolean)
+    changed_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
