@@ -37,6 +37,19 @@ export function speedPicker() {
 
 const center = (r) => ({ x: r.left + r.width / 2, y: r.top + r.height / 2 });
 
+/** The flights under way (or waiting for their delay): a result waits until they land. */
+const flights = new Set();
+
+/**
+ * A promise that resolves once no card is in flight: the flights this task starts count too
+ * (it waits for the task to end first). A result, a hand's end, a celebration wait for it, so
+ * nothing flies across them.
+ */
+export function motionDone() {
+  const settle = () => (flights.size ? Promise.all([...flights]).then(settle) : Promise.resolve());
+  return new Promise((resolve) => setTimeout(resolve, 0)).then(settle);
+}
+
 /**
  * A card (a node: a face or a back) travels from `from` to `to` (elements), starting after
  * `delay` ms. Nothing happens when an end is missing or motion is off. Returns a promise.
@@ -65,8 +78,11 @@ export function fly(node, from, to, delay = 0) {
     ],
     { duration: ms, delay, easing: 'cubic-bezier(.2,.7,.3,1)', fill: 'both' },
   );
-  return anim.finished.then(
+  const done = anim.finished.then(
     () => ghost.remove(),
     () => ghost.remove(),
   );
+  flights.add(done);
+  done.then(() => flights.delete(done));
+  return done;
 }

@@ -6,7 +6,9 @@
 //   readLegal(legal, msg)  the structured legal actions as the view uses them (default: as sent)
 //   draw(msg, previous)    draw the table for this update
 //   lockChanged()          redraw what depends on the lock (buttons, a hand)
-//   animate(msg)           animate the update's events (cards travelling), after draw
+//   animate(msg, previous) animate the update's events (cards travelling), after draw
+// What must not be covered by cards in flight (a result, a hand's end) waits with afterMotion().
+import { motionDone } from '../motion.js';
 import { h } from '../ui.js';
 
 export class TableView {
@@ -42,7 +44,17 @@ export class TableView {
     this.legal = this.readLegal(msg.legal, msg);
     this.draw(msg, previous);
     // the update's events, animated as they come (cards travelling; see motion.js)
-    if (previous && msg.events?.length) this.animate(msg);
+    if (previous && msg.events?.length) this.animate(msg, previous);
+  }
+
+  /**
+   * Run `show` once the cards of this update have landed, unless a newer update came first
+   * (it draws its own): a result or a hand's end never lies under a card in flight.
+   */
+  afterMotion(msg, show) {
+    motionDone().then(() => {
+      if (this.msg === msg && this.owned) show();
+    });
   }
 
   draw() {}

@@ -120,8 +120,8 @@ export class CasinoView extends TableView {
   }
 
   /** The player's and the bank's cards travel as the events tell. */
-  animate(msg) {
-    animateUno(msg, { hand: this.hand.el, seat: () => this.bank, pile: this.discard, deck: this.drawPile });
+  animate(msg, previous) {
+    animateUno(msg, { hand: this.hand.el, seat: () => this.bank, pile: this.discard, deck: this.drawPile }, previous);
   }
 
   lockChanged() {
@@ -217,7 +217,9 @@ export class CasinoView extends TableView {
       const r = v.result;
       const won = r.winner === 'player';
       this.result.hidden = false;
-      this.result.className = `casino-result ${won ? 'won' : 'lost'}`;
+      // in its place at once (nothing moves), in sight once the last card has landed
+      this.result.className = `casino-result ${won ? 'won' : 'lost'} before-landing`;
+      this.afterMotion(msg, () => this.result.classList.remove('before-landing'));
       this.result.dataset.payout = String(r.payout);
       this.result.dataset.multiplier = String(r.multiplier);
       fill(

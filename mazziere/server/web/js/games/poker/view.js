@@ -507,7 +507,8 @@ export class PokerView extends TableView {
     }
     const won = v.result.winner === me && !this.watching;
     const winner = v.result.winner ?? 1 - me;
-    this.overlay.hidden = false;
+    this.overlay.hidden = true;
+    this.afterMotion(this.msg, () => (this.overlay.hidden = false));
     fill(
       this.overlay,
       h(

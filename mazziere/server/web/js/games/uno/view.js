@@ -36,22 +36,37 @@ export function unoCanBeDue(v, legal) {
 /**
  * The UNO events of an update as cards that travel (the casino's table uses it too): `at`
  * gives the elements: the player's hand, a seat's place (another seat), the pile, the deck.
+ * The pile keeps showing the card it had (`previous`'s top) until each played card lands on
+ * it; the card the update drew there comes back with the last landing.
  */
-export function animateUno(msg, at) {
+export function animateUno(msg, at, previous) {
   const step = travelMs() * 0.35;
   if (!step) return;
   const place = (s) => (Number(s) === msg.seat ? at.hand : at.seat(Number(s)));
+  const drawn = at.pile?.firstElementChild;
+  let onPile = drawn;
+  const show = (code) => {
+    // a newer update redrew the pile: its card is the one to show
+    if (!drawn || at.pile.firstElementChild !== onPile) return;
+    onPile = code === null ? drawn : unoCard(code);
+    at.pile.replaceChildren(onPile);
+  };
+  const before = previous?.view?.top;
+  const landings = [];
   let k = 0;
   for (const e of msg.events || []) {
     if (k > 40) break;
     if (e.type === 'played') {
-      for (const c of list(e.cards)) fly(unoCard(c), place(e.seat), at.pile, step * k++);
+      for (const c of list(e.cards)) landings.push([fly(unoCard(c), place(e.seat), at.pile, step * k++), c]);
     } else if (e.type === 'drew' || e.type === 'dealt') {
       const n = Math.min(list(e.cards).length || Number(e.count) || 0, e.type === 'dealt' ? 7 : 8);
       const gap = e.type === 'dealt' ? 0.4 : 1;
       for (let i = 0; i < n; i++) fly(unoBack(), at.deck, place(e.seat), step * gap * k++);
     }
   }
+  if (!landings.length || !before) return;
+  show(before);
+  landings.forEach(([flight, c], i) => flight.then(() => show(i === landings.length - 1 ? null : c)));
 }
 
 export class UnoView extends TableView {
@@ -265,13 +280,17 @@ export class UnoView extends TableView {
   }
 
   /** Cards travel: a play from a hand to the pile, a draw from the deck, the deal round the table. */
-  animate(msg) {
-    animateUno(msg, {
-      hand: this.hand.el,
-      seat: (s) => this.opponents.querySelector(`[data-seat="${s}"]`),
-      pile: this.discard,
-      deck: this.drawPile,
-    });
+  animate(msg, previous) {
+    animateUno(
+      msg,
+      {
+        hand: this.hand.el,
+        seat: (s) => this.opponents.querySelector(`[data-seat="${s}"]`),
+        pile: this.discard,
+        deck: this.drawPile,
+      },
+      previous,
+    );
   }
 
   prompt(v, me) {
@@ -425,7 +444,9 @@ export class UnoView extends TableView {
     const side = (s) => (teams ? t('uno.team_n', { n: s + 1 }) : s === me ? t('common.you_cap') : this.ctx.nameOf(s));
     const won = teams ? r.winner === me % 2 : r.winner === me;
     const lastHands = this.ctx.lastHands();
-    this.overlay.hidden = false;
+    // the result waits for the last card to land on the pile
+    this.overlay.hidden = true;
+    this.afterMotion(msg, () => (this.overlay.hidden = false));
     fill(
       this.overlay,
       h(
