@@ -11,8 +11,13 @@ USED = re.compile(r"\b(?:t|tNodes|raw|node)\(\s*'([a-z0-9_.]+)'")
 
 
 def message_files() -> list[Path]:
-    """The shared messages and each game's own (games/<game>/messages.js)."""
-    return [WEB / "js" / "messages.js", *sorted((WEB / "js" / "games").glob("*/messages.js"))]
+    """The shared messages, each game's own (games/<game>/messages.js) and the back
+    office's (admin/messages.js)."""
+    return [
+        WEB / "js" / "messages.js",
+        *sorted((WEB / "js" / "games").glob("*/messages.js")),
+        WEB / "js" / "admin" / "messages.js",
+    ]
 
 
 def table(path: Path, lang: str) -> str:

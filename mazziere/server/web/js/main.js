@@ -17,6 +17,8 @@ const ROUTES = [
   { re: /^\/login$/, page: authPage, auth: false },
   { re: /^\/lobby$/, page: lobbyPage, auth: true },
   { re: /^\/table\/(\d+)$/, page: tablePage, auth: true, params: (m) => ({ id: Number(m[1]) }) },
+  // a table watched without taking a seat (the back office's link to a live table)
+  { re: /^\/watch\/(\d+)$/, page: tablePage, auth: true, params: (m) => ({ id: Number(m[1]), watch: true }) },
   { re: /^\/history$/, page: historyPage, auth: true, params: () => ({}) },
   { re: /^\/history\/(\d+)$/, page: historyPage, auth: true, params: (m) => ({ hand: Number(m[1]) }) },
   { re: /^\/wallet$/, page: walletPage, auth: true },

@@ -31,9 +31,10 @@ const SEAT_NOTES = new Set(['held', 'back', 'seated', 'left', 'substituted']);
 const memory = new Map();
 
 export default {
-  mount(root, { id }, app) {
+  mount(root, { id, watch = false }, app) {
     this.app = app;
     this.id = id;
+    this.watchOnly = watch; // #/watch/<id>: a spectator from the start, never seated
     this.view = null;
     this.summary = null;
     this.left = false;
@@ -179,7 +180,7 @@ export default {
   },
 
   join() {
-    this.app.socket.send({ type: 'join', table: this.id });
+    this.app.socket.send({ type: this.watchOnly ? 'watch' : 'join', table: this.id });
   },
 
   /** The state number of the table as last drawn. */

@@ -1,0 +1,66 @@
+// The audit log: every back-office action and every login (who, when, from where, what, before
+// and after), newest first, page by page, and the whole log as a CSV file.
+import { get } from '../api.js';
+import { dateTime, t } from '../i18n.js';
+import { add, h, toast } from '../ui.js';
+import { downloadCsv, errorWords, isoDay, pagedTable } from './common.js';
+
+/** A before or after value: a short JSON text, whole on hover and on a phone. */
+function state(v) {
+  if (v === null || v === undefined || v === '') return h('span', { class: 'muted' }, '—');
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  return h('code', { class: 'audit-state', title: text }, text);
+}
+
+export default {
+  mount(root) {
+    root.className = 'page admin-page';
+    const exportBtn = h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn btn-small',
+        'data-testid': 'audit-csv',
+        onclick: async () => {
+          exportBtn.disabled = true;
+          try {
+            await downloadCsv('/api/admin/audit?format=csv', `mazziere-audit-${isoDay(new Date())}.csv`);
+          } catch (e) {
+            toast(errorWords(e), 'error');
+          } finally {
+            exportBtn.disabled = false;
+          }
+        },
+      },
+      t('admin.download_csv'),
+    );
+    add(
+      root,
+      h('div', { class: 'section-head' }, h('h1', {}, t('admin.nav.audit')), exportBtn),
+      h('p', { class: 'hint' }, t('admin.audit_hint')),
+      h(
+        'div',
+        { class: 'panel' },
+        pagedTable(
+          [
+            { label: 'admin.col.id', cls: 'num', cell: (e) => `#${e.id}` },
+            { label: 'admin.col.when', cell: (e) => dateTime(e.at) },
+            { label: 'admin.col.actor', cell: (e) => e.actor ?? '—' },
+            { label: 'admin.col.address', cell: (e) => e.address || '—' },
+            { label: 'admin.col.action', cell: (e) => h('code', {}, e.action) },
+            { label: 'admin.col.target', cell: (e) => e.target ?? '—' },
+            { label: 'admin.col.before', cls: 'wrap', cell: (e) => state(e.before) },
+            { label: 'admin.col.after', cls: 'wrap', cell: (e) => state(e.after) },
+          ],
+          async (before) => {
+            const params = new URLSearchParams({ limit: '50' });
+            if (before !== null) params.set('before', String(before));
+            const r = await get(`/api/admin/audit?${params}`);
+            return { items: r.entries, next: r.next };
+          },
+          { testid: 'audit' },
+        ),
+      ),
+    );
+  },
+};

@@ -1,0 +1,241 @@
+// Players: a search by name or id, and one account's page (balance, open credit sessions, the
+// ledger and hands page by page, logins), where a support operator suspends or reinstates it.
+import { get, post } from '../api.js';
+import { dateTime, has, money, num, t } from '../i18n.js';
+import { add, fill, h, toast } from '../ui.js';
+import { PERM, askReason, dataTable, errorWords, pagedTable, signedMoney } from './common.js';
+
+const PAGE = 25;
+
+/** A player's status as a badge (active, suspended). */
+export function statusBadge(status) {
+  const key = `admin.status.${status}`;
+  return h('span', { class: `status-badge status-${status}`, 'data-testid': 'player-status' }, has(key) ? t(key) : status);
+}
+
+function roleText(role) {
+  const key = `admin.role.${role}`;
+  return has(key) ? t(key) : role;
+}
+
+const playerColumns = [
+  { label: 'admin.col.id', cls: 'num', cell: (p) => `#${p.id}` },
+  {
+    label: 'admin.col.username',
+    cell: (p) => h('a', { href: `#/players/${p.id}`, 'data-testid': `player-${p.id}` }, p.username),
+  },
+  { label: 'admin.col.role', cell: (p) => roleText(p.role) },
+  { label: 'admin.col.status', cell: (p) => statusBadge(p.status) },
+  { label: 'admin.col.balance', cls: 'num', cell: (p) => money(p.balance_cents) },
+  { label: 'admin.col.created', cell: (p) => dateTime(p.created_at) },
+];
+
+/** The search keeps its words across a language switch (the page is redrawn). */
+const search = { q: '' };
+
+export const playersPage = {
+  mount(root) {
+    root.className = 'page admin-page';
+    const q = h('input', {
+      type: 'search',
+      name: 'q',
+      value: search.q,
+      placeholder: t('admin.players_search_hint'),
+      'aria-label': t('admin.players_search'),
+      'data-testid': 'player-search',
+    });
+    const results = h('div', { class: 'panel' });
+    const form = h(
+      'form',
+      {
+        class: 'admin-search',
+        role: 'search',
+        onsubmit: (e) => {
+          e.preventDefault();
+          search.q = q.value.trim();
+          list();
+        },
+      },
+      q,
+      h('button', { type: 'submit', class: 'btn btn-primary', 'data-testid': 'player-search-go' }, t('admin.search')),
+    );
+    const list = () =>
+      fill(
+        results,
+        pagedTable(
+          playerColumns,
+          async (after) => {
+            const params = new URLSearchParams({ q: search.q, limit: String(PAGE) });
+            if (after !== null) params.set('after', String(after));
+            const r = await get(`/api/admin/players?${params}`);
+            return { items: r.players, next: r.next };
+          },
+          { testid: 'players', empty: t('admin.players_none') },
+        ),
+      );
+    add(root, h('h1', {}, t('admin.nav.players')), form, results);
+    list();
+    q.focus();
+  },
+};
+
+export const accountPage = {
+  async mount(root, { id }, admin) {
+    root.className = 'page admin-page admin-account';
+    const head = h('div', { class: 'account-head' }, h('p', { class: 'loading' }, t('common.loading')));
+    add(root, h('a', { class: 'back', href: '#/players' }, `← ${t('admin.nav.players')}`), head);
+    let p;
+    try {
+      p = await get(`/api/admin/players/${id}`);
+    } catch (e) {
+      fill(head, h('p', { class: 'form-error', 'data-testid': 'account-error' }, errorWords(e)));
+      return;
+    }
+    const actions = h('div', { class: 'account-actions' });
+    if (admin.can(PERM.suspend)) {
+      const suspended = p.status === 'suspended';
+      add(
+        actions,
+        h(
+          'button',
+          {
+            type: 'button',
+            class: suspended ? 'btn' : 'btn btn-warn',
+            'data-testid': suspended ? 'reinstate' : 'suspend',
+            onclick: () => this.suspend(p, !suspended, admin),
+          },
+          t(suspended ? 'admin.reinstate' : 'admin.suspend'),
+        ),
+      );
+    }
+    if (admin.can(PERM.adjust))
+      add(actions, h('a', { class: 'btn', href: `#/money?account=${p.id}`, 'data-testid': 'adjust' }, t('admin.adjust')));
+    fill(
+      head,
+      h(
+        'div',
+        { class: 'account-title' },
+        h('h1', { 'data-testid': 'account-name' }, p.username),
+        h('span', { class: 'muted' }, `#${p.id}`),
+        statusBadge(p.status),
+        h('span', { class: 'muted' }, roleText(p.role)),
+      ),
+      h(
+        'dl',
+        { class: 'facts account-facts' },
+        h('dt', {}, t('admin.col.balance')),
+        h('dd', { 'data-testid': 'account-balance' }, money(p.balance_cents)),
+        h('dt', {}, t('admin.hands_played')),
+        h('dd', {}, num(p.hands_played ?? 0)),
+        h('dt', {}, t('admin.col.created')),
+        h('dd', {}, dateTime(p.created_at)),
+      ),
+      actions,
+    );
+    add(
+      root,
+      h(
+        'div',
+        { class: 'account-grid' },
+        section('admin.open_sessions', this.sessions(p)),
+        section('admin.logins', this.logins(p)),
+      ),
+      section('admin.ledger', this.ledger(p)),
+      section('admin.hands', this.hands(p)),
+    );
+  },
+
+  sessions(p) {
+    if (!p.open_sessions?.length) return h('p', { class: 'empty' }, t('admin.sessions_none'));
+    return dataTable(
+      [
+        { label: 'admin.col.session', cls: 'num', cell: (s) => `#${s.id}` },
+        { label: 'admin.col.table', cell: (s) => (s.table ? `#${s.table}` : '—') },
+        { label: 'admin.col.stake', cls: 'num', cell: (s) => (s.stake_cents ? money(s.stake_cents) : '—') },
+        { label: 'admin.col.credit', cls: 'num', cell: (s) => money(s.balance_cents) },
+        { label: 'admin.col.opened', cell: (s) => dateTime(s.opened_at) },
+      ],
+      p.open_sessions,
+      { 'data-testid': 'open-sessions' },
+    );
+  },
+
+  logins(p) {
+    if (!p.logins?.length) return h('p', { class: 'empty' }, t('admin.logins_none'));
+    return dataTable(
+      [
+        { label: 'admin.col.when', cell: (l) => dateTime(l.at) },
+        { label: 'admin.col.address', cell: (l) => l.address || '—' },
+        {
+          label: 'admin.col.outcome',
+          cell: (l) => h('span', { class: l.ok ? 'plus' : 'minus' }, t(l.ok ? 'admin.login_ok' : 'admin.login_refused')),
+        },
+      ],
+      p.logins,
+      { 'data-testid': 'logins' },
+    );
+  },
+
+  ledger(p) {
+    return pagedTable(
+      [
+        { label: 'admin.col.when', cell: (e) => dateTime(e.at) },
+        { label: 'admin.col.kind', cell: (e) => (has(`ledger.${e.kind}`) ? t(`ledger.${e.kind}`) : e.kind) },
+        { label: 'admin.col.book', cell: (e) => h('code', {}, e.book) },
+        { label: 'admin.col.memo', cell: (e) => e.memo || '' },
+        {
+          label: 'admin.col.amount',
+          cls: 'num',
+          cell: (e) => h('span', { class: e.amount_cents >= 0 ? 'plus' : 'minus' }, signedMoney(e.amount_cents, money)),
+        },
+      ],
+      async (before) => {
+        const params = new URLSearchParams({ limit: String(PAGE) });
+        if (before !== null) params.set('before', String(before));
+        const r = await get(`/api/admin/players/${p.id}/ledger?${params}`);
+        return { items: r.entries, next: r.next };
+      },
+      { testid: 'ledger' },
+    );
+  },
+
+  hands(p) {
+    return pagedTable(
+      [
+        { label: 'admin.col.hand', cell: (x) => h('a', { href: `#/hands/${x.id}` }, `#${x.id}`) },
+        { label: 'admin.col.game', cell: (x) => h('span', { class: `badge badge-${x.game}` }, t(`game.${x.game}`)) },
+        { label: 'admin.col.table', cell: (x) => `#${x.table}` },
+        { label: 'admin.col.started', cell: (x) => dateTime(x.started_at) },
+        { label: 'admin.col.ended', cell: (x) => (x.ended_at ? dateTime(x.ended_at) : t('admin.unfinished')) },
+      ],
+      async (before) => {
+        const params = new URLSearchParams({ limit: String(PAGE) });
+        if (before !== null) params.set('before', String(before));
+        const r = await get(`/api/admin/players/${p.id}/hands?${params}`);
+        return { items: r.hands, next: r.next };
+      },
+      { testid: 'player-hands' },
+    );
+  },
+
+  async suspend(p, suspending, admin) {
+    const reason = await askReason({
+      title: t(suspending ? 'admin.suspend_title' : 'admin.reinstate_title', { name: p.username }),
+      text: t(suspending ? 'admin.suspend_text' : 'admin.reinstate_text'),
+      confirm: t(suspending ? 'admin.suspend' : 'admin.reinstate'),
+      danger: suspending,
+    });
+    if (reason === null) return;
+    try {
+      await post(`/api/admin/players/${p.id}/${suspending ? 'suspend' : 'reinstate'}`, { reason });
+      toast(t(suspending ? 'admin.suspended' : 'admin.reinstated', { name: p.username }), 'ok');
+    } catch (e) {
+      toast(errorWords(e), 'error');
+    }
+    admin.go(`/players/${p.id}`);
+  },
+};
+
+function section(title, body) {
+  return h('section', { class: 'panel admin-section' }, h('h2', { class: 'panel-title' }, t(title)), body);
+}

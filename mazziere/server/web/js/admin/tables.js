@@ -1,0 +1,149 @@
+// Tables: every open table of every server process, refreshed while the page is open; a table
+// is watched in the player client as a spectator, and an operator closes one with a reason
+// (its seats get their money back as on an ordinary close).
+import { get, post } from '../api.js';
+import { dateTime, has, t } from '../i18n.js';
+import { add, fill, h, icon, toast } from '../ui.js';
+import { PERM, askReason, dataTable, duration, errorWords } from './common.js';
+
+const REFRESH_MS = 5000;
+
+function seatsCell(table) {
+  if (!table.seats?.length) return h('span', { class: 'muted' }, '—');
+  return h(
+    'span',
+    { class: 'seat-chips' },
+    table.seats.map((s) =>
+      h(
+        'span',
+        { class: `seat-chip ${s.bot ? 'bot' : ''} ${s.name ? '' : 'free'}` },
+        s.bot ? icon('bot') : null,
+        s.bot ? t('seat.bot', { n: s.seat }) : s.name || t('admin.free_seat'),
+      ),
+    ),
+  );
+}
+
+export default {
+  mount(root, _params, admin) {
+    this.admin = admin;
+    root.className = 'page admin-page';
+    this.box = h('div', { class: 'panel' }, h('p', { class: 'loading' }, t('common.loading')));
+    this.stamp = h('span', { class: 'muted', 'data-testid': 'tables-stamp' });
+    add(
+      root,
+      h(
+        'div',
+        { class: 'section-head' },
+        h('h1', {}, t('admin.nav.tables')),
+        h(
+          'div',
+          { class: 'head-tools' },
+          this.stamp,
+          h('button', { type: 'button', class: 'btn btn-small', onclick: () => this.load() }, t('admin.refresh')),
+        ),
+      ),
+      h('p', { class: 'hint' }, t('admin.tables_hint')),
+      this.box,
+    );
+    this.load();
+    this.timer = setInterval(() => this.load(), REFRESH_MS);
+  },
+
+  unmount() {
+    clearInterval(this.timer);
+  },
+
+  async load() {
+    let data;
+    try {
+      data = await get('/api/admin/tables');
+    } catch (e) {
+      fill(this.box, h('p', { class: 'form-error' }, errorWords(e)));
+      return;
+    }
+    this.stamp.textContent = t('admin.as_of', { when: dateTime(new Date().toISOString()) });
+    if (!data.tables.length) {
+      fill(this.box, h('p', { class: 'empty', 'data-testid': 'tables-none' }, t('admin.tables_none')));
+      return;
+    }
+    const canClose = this.admin.can(PERM.closeTable);
+    fill(
+      this.box,
+      dataTable(
+        [
+          { label: 'admin.col.table', cls: 'num', cell: (x) => `#${x.id}` },
+          {
+            label: 'admin.col.game',
+            cell: (x) =>
+              h(
+                'span',
+                {},
+                h('span', { class: `badge badge-${x.game}` }, t(`game.${x.game}`)),
+                x.preset ? h('span', { class: 'muted preset' }, ` ${x.preset}`) : null,
+              ),
+          },
+          { label: 'admin.col.seats', cell: seatsCell },
+          { label: 'admin.col.owner', cell: (x) => h('code', {}, x.owner ?? '—') },
+          { label: 'admin.col.age', cls: 'num', cell: (x) => duration(x.age_s) },
+          { label: 'admin.col.last_action', cell: (x) => (x.last_action_at ? dateTime(x.last_action_at) : '—') },
+          {
+            label: 'admin.col.status',
+            cell: (x) => (has(`admin.table_status.${x.status}`) ? t(`admin.table_status.${x.status}`) : x.status),
+          },
+          {
+            label: '',
+            cls: 'row-actions',
+            cell: (x) =>
+              h(
+                'span',
+                { class: 'row-buttons' },
+                // the player client's own table page, as a spectator, in a tab of its own
+                h(
+                  'a',
+                  {
+                    class: 'btn btn-small',
+                    href: `../#/watch/${x.id}`,
+                    target: '_blank',
+                    rel: 'noopener',
+                    'data-testid': `watch-${x.id}`,
+                  },
+                  t('admin.watch'),
+                ),
+                canClose
+                  ? h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'btn btn-small btn-warn',
+                        'data-testid': `close-${x.id}`,
+                        onclick: () => this.close(x),
+                      },
+                      t('admin.close_table'),
+                    )
+                  : null,
+              ),
+          },
+        ],
+        data.tables.map((x) => ({ ...x, attrs: { 'data-table': x.id } })),
+        { 'data-testid': 'tables' },
+      ),
+    );
+  },
+
+  async close(table) {
+    const reason = await askReason({
+      title: t('admin.close_title', { n: table.id }),
+      text: t('admin.close_text'),
+      confirm: t('admin.close_table'),
+    });
+    if (reason === null) return;
+    try {
+      await post(`/api/admin/tables/${table.id}/close`, { reason });
+      toast(t('admin.closed', { n: table.id }), 'ok');
+    } catch (e) {
+      toast(errorWords(e), 'error');
+    }
+    this.load();
+  },
+};
