@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import typer
 
+from mazziere.cli.admin import admin_app
 from mazziere.cli.casino import certify, rtp
 from mazziere.cli.poker import play_poker, sim_poker
 from mazziere.cli.position import position
@@ -37,6 +38,7 @@ app.command("serve", help=server_help)(serve)
 app.command("rtp")(rtp)
 app.command("position")(position)
 app.add_typer(ledger_app, name="ledger")
+app.add_typer(admin_app, name="admin")
 certify_app = typer.Typer(
     help="Certification reports for a testing laboratory.", no_args_is_help=True
 )

@@ -7,10 +7,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Request
 from pydantic import Field
 
+from mazziere.server.context import Server
 from mazziere.server.hub import Close
 from mazziere.server.routes.deps import Body, Me, Srv, bearer
-from mazziere.server.store import accounts, ledger
+from mazziere.server.store import accounts, audit, ledger
 from mazziere.server.store.accounts import AuthError
+from mazziere.server.store.audit import Actor
+from mazziere.server.store.models import Account
+from mazziere.server.store.staff import SUSPENDED
 
 router = APIRouter(prefix="/api")
 
@@ -32,24 +36,42 @@ async def signup(body: Credentials, server: Srv) -> dict[str, Any]:
 
 @router.post("/login")
 async def login(body: Credentials, request: Request, server: Srv) -> dict[str, Any]:
-    """401 for a wrong name or password (an unknown name costs the same time), 429 with
+    """401 for a wrong name or password (an unknown name costs the same time), 403
+    ``suspended`` for a suspended account (after its password is verified), 429 with
     ``Retry-After`` after too many attempts for the account or the address: the attempt takes
     its slot before the password is verified (:class:`~mazziere.server.throttle.LoginThrottle`),
     so parallel attempts are verified no more than the limit allows. A login ends the
-    account's other sessions: their tokens are revoked, their sockets closed."""
+    account's other sessions: their tokens are revoked, their sockets closed. Every login
+    whose password was verified, let in or refused, is in the audit log (a throttled attempt,
+    refused before that, is counted by the throttle only)."""
     address = request.client.host if request.client else "?"
     await server.throttle.attempt(body.username, address)
     async with server.db.session() as db:
         acc = await accounts.find_account(db, body.username)
     if not await server.verifier.verify(acc, body.password) or acc is None:
+        await _refused(server, body.username, acc, address, "bad_credentials")
         raise AuthError("wrong username or password", "bad_credentials")
     await server.throttle.succeeded(body.username)
+    if acc.status == SUSPENDED:
+        await _refused(server, body.username, acc, address, "suspended")
+        raise AuthError("this account is suspended", "suspended")
     async with server.db.write() as db:
         token, revoked = await accounts.open_session(db, acc)
+        await audit.record(db, Actor.of(acc, address), "login", f"account:{acc.id}")
     await server.hub.end_logins(
         revoked, Close.REPLACED, "this account logged in elsewhere: this session has ended"
     )
     return {"account": acc.id, "username": acc.username, "token": token}
+
+
+async def _refused(
+    server: Server, username: str, acc: Account | None, address: str, code: str
+) -> None:
+    """A refused login in the audit log (on the account when the name is one's)."""
+    target = f"account:{acc.id}" if acc is not None else f"username:{username}"
+    async with server.db.write() as db:
+        who = Actor(acc.id if acc is not None else None, username, address)
+        await audit.record(db, who, "login_refused", target, None, {"code": code})
 
 
 @router.post("/logout")

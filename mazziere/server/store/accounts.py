@@ -245,7 +245,8 @@ async def authenticate_token(
     now: datetime | None = None,
 ) -> tuple[Account, AuthToken]:
     """The account and token row of a live session token: not revoked, not idle longer than
-    the policy's idle lifetime, not older than its absolute one."""
+    the policy's idle lifetime, not older than its absolute one, of an account not
+    suspended."""
     policy = policy or TokenPolicy()
     now = now or datetime.now(UTC)
     if not token:
@@ -264,6 +265,8 @@ async def authenticate_token(
     acc = await db.get(Account, row.account_id)
     if acc is None:
         raise AuthError("no such account", "bad_token")
+    if acc.status == "suspended":
+        raise AuthError("this account is suspended", "suspended")
     return acc, row
 
 
