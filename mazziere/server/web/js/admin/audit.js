@@ -24,7 +24,7 @@ export default {
         onclick: async () => {
           exportBtn.disabled = true;
           try {
-            await downloadCsv('/api/admin/audit?format=csv', `mazziere-audit-${isoDay(new Date())}.csv`);
+            await downloadCsv('/api/admin/audit?format=csv&limit=10000', `mazziere-audit-${isoDay(new Date())}.csv`);
           } catch (e) {
             toast(errorWords(e), 'error');
           } finally {
@@ -38,29 +38,31 @@ export default {
       root,
       h('div', { class: 'section-head' }, h('h1', {}, t('admin.nav.audit')), exportBtn),
       h('p', { class: 'hint' }, t('admin.audit_hint')),
-      h(
-        'div',
-        { class: 'panel' },
-        pagedTable(
-          [
-            { label: 'admin.col.id', cls: 'num', cell: (e) => `#${e.id}` },
-            { label: 'admin.col.when', cell: (e) => dateTime(e.at) },
-            { label: 'admin.col.actor', cell: (e) => e.actor ?? '—' },
-            { label: 'admin.col.address', cell: (e) => e.address || '—' },
-            { label: 'admin.col.action', cell: (e) => h('code', {}, e.action) },
-            { label: 'admin.col.target', cell: (e) => e.target ?? '—' },
-            { label: 'admin.col.before', cls: 'wrap', cell: (e) => state(e.before) },
-            { label: 'admin.col.after', cls: 'wrap', cell: (e) => state(e.after) },
-          ],
-          async (before) => {
-            const params = new URLSearchParams({ limit: '50' });
-            if (before !== null) params.set('before', String(before));
-            const r = await get(`/api/admin/audit?${params}`);
-            return { items: r.entries, next: r.next };
-          },
-          { testid: 'audit' },
-        ),
-      ),
+      h('div', { class: 'panel' }, auditTable()),
     );
   },
 };
+
+/** The audit log's lines, newest first, page by page; only those on `target` when given. */
+export function auditTable(target = null) {
+  return pagedTable(
+    [
+      { label: 'admin.col.id', cls: 'num', cell: (e) => `#${e.id}` },
+      { label: 'admin.col.when', cell: (e) => dateTime(e.at) },
+      { label: 'admin.col.actor', cell: (e) => e.actor ?? '—' },
+      { label: 'admin.col.address', cell: (e) => e.address || '—' },
+      { label: 'admin.col.action', cell: (e) => h('code', {}, e.action) },
+      { label: 'admin.col.target', cell: (e) => e.target ?? '—' },
+      { label: 'admin.col.before', cls: 'wrap', cell: (e) => state(e.before) },
+      { label: 'admin.col.after', cls: 'wrap', cell: (e) => state(e.after) },
+    ],
+    async (before) => {
+      const params = new URLSearchParams({ limit: '50' });
+      if (before !== null) params.set('before', String(before));
+      if (target) params.set('target', target);
+      const r = await get(`/api/admin/audit?${params}`);
+      return { items: r.entries, next: r.next };
+    },
+    { testid: target ? 'account-audit' : 'audit' },
+  );
+}

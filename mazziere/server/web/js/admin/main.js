@@ -147,7 +147,7 @@ function renderTopbar() {
 // ------------------------------------------------------------------------------- log in, refused
 const loginPage = {
   mount(root) {
-    root.className = 'page page-auth admin-login';
+    root.className = 'page admin-login';
     const user = h('input', { name: 'username', autocomplete: 'username', required: true, maxlength: 64, 'data-testid': 'auth-username' });
     const pass = h('input', {
       name: 'password',
@@ -288,6 +288,8 @@ function mount(page, params) {
   if (admin.current?.page?.unmount) admin.current.page.unmount();
   clear(root);
   root.className = '';
+  // the page's path on the page: tests (and curious people) can tell which page is drawn
+  root.dataset.path = location.hash.slice(1).split('?')[0] || '/';
   admin.current = { page, params };
   renderTopbar();
   page.mount(root, params, admin);

@@ -3,6 +3,7 @@
 import { get, post } from '../api.js';
 import { dateTime, has, money, num, t } from '../i18n.js';
 import { add, fill, h, toast } from '../ui.js';
+import { auditTable } from './audit.js';
 import { PERM, askReason, dataTable, errorWords, pagedTable, signedMoney } from './common.js';
 
 const PAGE = 25;
@@ -142,6 +143,8 @@ export const accountPage = {
       ),
       section('admin.ledger', this.ledger(p)),
       section('admin.hands', this.hands(p)),
+      // what the back office did to this account, for those who may read the audit log
+      admin.can(PERM.audit) ? section('admin.account_audit', auditTable(`account:${p.id}`)) : null,
     );
   },
 
