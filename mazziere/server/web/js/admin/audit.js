@@ -43,6 +43,13 @@ export default {
   },
 };
 
+/** What a line is about, a link to it when the console has a page for it. */
+function targetLink(target) {
+  const m = /^(account|hand):(\d+)$/.exec(target || '');
+  if (!m) return target ?? '—';
+  return h('a', { href: `#/${m[1] === 'account' ? 'players' : 'hands'}/${m[2]}` }, target);
+}
+
 /** The audit log's lines, newest first, page by page; only those on `target` when given. */
 export function auditTable(target = null) {
   return pagedTable(
@@ -52,7 +59,7 @@ export function auditTable(target = null) {
       { label: 'admin.col.actor', cell: (e) => e.actor ?? '—' },
       { label: 'admin.col.address', cell: (e) => e.address || '—' },
       { label: 'admin.col.action', cell: (e) => h('code', {}, e.action) },
-      { label: 'admin.col.target', cell: (e) => e.target ?? '—' },
+      { label: 'admin.col.target', cell: (e) => targetLink(e.target) },
       { label: 'admin.col.before', cls: 'wrap', cell: (e) => state(e.before) },
       { label: 'admin.col.after', cls: 'wrap', cell: (e) => state(e.after) },
     ],

@@ -67,7 +67,9 @@ export default {
         h('span', {}, t('admin.rtp_theoretical', { rtp: percent(g.theoretical), c: confidence })),
         alerts
           ? h('strong', { class: 'alert-flag', role: 'alert', 'data-testid': 'rtp-alert' }, t('admin.rtp_alerts', { n: alerts }))
-          : h('span', { class: 'ok-flag' }, t('admin.rtp_all_in_band')),
+          : g.windows.some((w) => w.realised !== null && w.realised !== undefined)
+            ? h('span', { class: 'ok-flag' }, t('admin.rtp_all_in_band'))
+            : h('span', { class: 'muted' }, t('admin.rtp_no_rounds')),
       ),
       dataTable(
         [
