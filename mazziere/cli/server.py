@@ -29,6 +29,16 @@ def serve(
     token_absolute_seconds: Annotated[
         float, typer.Option(help="A login session expires this long after the login.")
     ] = 12 * 3600.0,
+    admin_idle_minutes: Annotated[
+        float, typer.Option(help="A back-office login unused this long expires.")
+    ] = 15.0,
+    adjustment_approvals: Annotated[
+        int,
+        typer.Option(
+            help="People a money adjustment needs: 2 (its requester and a second operator "
+            "who approves it) or 1."
+        ),
+    ] = 2,
     api_docs: Annotated[
         bool, typer.Option(help="Serve /docs and /openapi.json (off by default).")
     ] = False,
@@ -83,6 +93,8 @@ def serve(
         argon2_memory_kib=argon2_memory_kib,
         token_idle_seconds=token_idle_seconds,
         token_absolute_seconds=token_absolute_seconds,
+        admin_idle_minutes=admin_idle_minutes,
+        adjustment_approvals=adjustment_approvals,
         api_docs=api_docs,
         metrics_token=metrics_token,
         metrics_public=metrics_public,

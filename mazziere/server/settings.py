@@ -73,6 +73,12 @@ class Settings:
     """Argon2 iterations for new password hashes."""
     argon2_memory_kib: int = 65536
     """Argon2 memory for new password hashes (KiB)."""
+    admin_idle_minutes: float = 15.0
+    """A back-office account's login unused this long expires (its players' limit is
+    ``token_idle_seconds``)."""
+    adjustment_approvals: int = 2
+    """People an adjustment needs before it posts: 2, its requester and a second operator or
+    admin who approves it; 1, its requester may approve it."""
 
     redis_url: str | None = None
     """Several processes (docs/scaling.md): the Redis that holds table leases, presence and
@@ -98,6 +104,10 @@ class Settings:
         sqlite = self.url().startswith("sqlite")
         if self.workers < 1:
             raise SettingsError("--workers is at least 1")
+        if self.adjustment_approvals not in (1, 2):
+            raise SettingsError("--adjustment-approvals is 1 or 2")
+        if self.admin_idle_minutes <= 0:
+            raise SettingsError("--admin-idle-minutes is above 0")
         if self.workers > 1 and sqlite:
             raise SettingsError(
                 "--workers > 1 needs PostgreSQL: SQLite is a file one process writes; pass "
@@ -135,4 +145,5 @@ class Settings:
             idle=self.token_idle_seconds,
             absolute=self.token_absolute_seconds,
             touch=self.token_touch_seconds,
+            staff_idle=self.admin_idle_minutes * 60.0,
         )

@@ -110,3 +110,26 @@ async def test_the_models_and_the_migrations_agree(database: Any) -> None:
 
     async with database.engine.connect() as conn:
         assert await conn.run_sync(diff) == []
+
+
+async def test_a_back_office_login_has_the_shorter_idle_limit(db_url: str, tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    from mazziere.server.store.models import AuthToken
+
+    async with live_server(db_url, tmp_path, admin_idle_minutes=15, **CHEAP) as live:
+        await make_staff(live, "capo", "operator")
+        player = str((await live.signup("giocatore"))["token"])
+        r = await live.http.post(
+            "/api/login", json={"username": "capo", "password": "correct horse"}
+        )
+        boss = str(r.json()["token"])
+        assert (await live.get("/api/admin/me", boss))["idle_minutes"] == 15
+        async with live.server.db.write() as db:  # both unused for 20 minutes
+            quiet = datetime.now(UTC) - timedelta(minutes=20)
+            await db.execute(update(AuthToken).values(created_at=quiet, last_used_at=quiet))
+        assert (await live.get("/api/me", player))["username"] == "giocatore"
+        r = await live.http.get("/api/admin/me", headers={"Authorization": f"Bearer {boss}"})
+        assert r.status_code == 401 and r.json()["code"] == "token_expired"

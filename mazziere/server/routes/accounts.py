@@ -56,7 +56,7 @@ async def login(body: Credentials, request: Request, server: Srv) -> dict[str, A
         await _refused(server, body.username, acc, address, "suspended")
         raise AuthError("this account is suspended", "suspended")
     async with server.db.write() as db:
-        token, revoked = await accounts.open_session(db, acc)
+        token, revoked = await accounts.open_session(db, acc, idle=server.tokens.idle_of(acc.role))
         await audit.record(db, Actor.of(acc, address), "login", f"account:{acc.id}")
     await server.hub.end_logins(
         revoked, Close.REPLACED, "this account logged in elsewhere: this session has ended"

@@ -1,30 +1,36 @@
-"""The back office's own account (``GET /api/admin/me``): who is signed in, with which role
-and permissions (docs/operators.md). Every back-office route lives under ``/api/admin`` and
-checks a permission of :mod:`mazziere.server.roles` through ``require``."""
+"""The back office's routes, under ``/api/admin`` (docs/operators.md): the signed-in account
+(``GET /api/admin/me``) here, each area in its own module (players, tables and hands, money,
+games and reports, the audit log), every one behind a permission of
+:mod:`mazziere.server.roles`."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import APIRouter
 
 from mazziere.server import roles
-from mazziere.server.routes.deps import require
-from mazziere.server.store.models import Account
+from mazziere.server.routes import admin_audit
+from mazziere.server.routes.admin_common import Staff
+from mazziere.server.routes.deps import Srv
 
 router = APIRouter(prefix="/api/admin")
 
-Staff = Annotated[Account, require("players.read")]
-"""Any back-office role (every one may read players)."""
-
 
 @router.get("/me")
-async def me(account: Staff) -> dict[str, Any]:
+async def me(account: Staff, server: Srv) -> dict[str, Any]:
     """The signed-in back-office account, its role and its permissions (derived from the one
-    table, :data:`mazziere.server.roles.WHO_MAY`), for the console to show what it may do."""
+    table, :data:`mazziere.server.roles.WHO_MAY`), for the console to show what it may do;
+    with the idle limit of its logins and how many people an adjustment needs."""
     return {
         "id": account.id,
         "username": account.username,
         "role": account.role,
         "permissions": list(roles.PERMISSIONS[account.role]),
+        "idle_minutes": server.settings.admin_idle_minutes,
+        "adjustment_approvals": server.settings.adjustment_approvals,
     }
+
+
+for area in (admin_audit,):
+    router.include_router(area.router)

@@ -30,9 +30,15 @@ def make_hasher(time_cost: int = 3, memory_kib: int = 65536) -> PasswordHasher:
     return PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=4)
 
 
-USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
+USERNAME_MIN = 3
+USERNAME_MAX = 32
+USERNAME_CHARS = "A-Za-z0-9_.-"
+"""A user name's length and characters (letters, digits, ``_``, ``.``, ``-``)."""
+USERNAME = re.compile(rf"^[{USERNAME_CHARS}]{{{USERNAME_MIN},{USERNAME_MAX}}}$")
 MIN_PASSWORD = 10
 MAX_PASSWORD = 256
+"""A password's length: the one definition, published to clients in ``GET /api/catalog``
+(``limits.password``)."""
 
 
 class AuthError(MazziereError):
@@ -62,14 +68,23 @@ class TokenPolicy:
     idle: float = 3600.0
     absolute: float = 12 * 3600.0
     touch: float = 60.0
+    staff_idle: float = 900.0
+    """The idle lifetime of a back-office account's logins (``Settings.admin_idle_minutes``),
+    kept in each such login's row when it opens."""
 
     def ends_at(self, row: AuthToken) -> datetime:
         """When ``row`` expires if it is not used again."""
         last = _aware(row.last_used_at or row.created_at)
+        idle = self.idle if row.idle_seconds is None else min(self.idle, row.idle_seconds)
         return min(
             _aware(row.created_at) + timedelta(seconds=self.absolute),
-            last + timedelta(seconds=self.idle),
+            last + timedelta(seconds=idle),
         )
+
+    def idle_of(self, role: str) -> float | None:
+        """The idle lifetime a new login of an account with ``role`` keeps in its row
+        (``None``: the policy's)."""
+        return self.staff_idle if role != "player" else None
 
 
 def _aware(t: datetime) -> datetime:
@@ -180,10 +195,11 @@ async def find_account(db: AsyncSession, username: str) -> Account | None:
 
 
 async def open_session(
-    db: AsyncSession, acc: Account, now: datetime | None = None
+    db: AsyncSession, acc: Account, now: datetime | None = None, idle: float | None = None
 ) -> tuple[str, list[str]]:
-    """A new token for ``acc``; every other live token of the account is revoked (a second
-    login ends the first, platform.md). Returns the token and the revoked tokens' hashes."""
+    """A new token for ``acc`` (idle lifetime ``idle`` if given, :meth:`TokenPolicy.idle_of`);
+    every other live token of the account is revoked (a second login ends the first,
+    platform.md). Returns the token and the revoked tokens' hashes."""
     now = now or datetime.now(UTC)
     old = list(
         (
@@ -201,7 +217,11 @@ async def open_session(
             .values(revoked_at=now, revoked_reason="replaced")
         )
     token = secrets.token_urlsafe(32)
-    db.add(AuthToken(token_hash=token_hash(token), account_id=acc.id, created_at=now))
+    db.add(
+        AuthToken(
+            token_hash=token_hash(token), account_id=acc.id, created_at=now, idle_seconds=idle
+        )
+    )
     await db.flush()
     return token, old
 

@@ -62,6 +62,8 @@ class AuthToken(Base):
     """Last request or game action made with it (``None``: not since it was issued)."""
     revoked_reason: Mapped[str | None] = mapped_column(String(20), nullable=True)
     """``logout``, ``replaced`` (a newer login of the account), ``suspended``."""
+    idle_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """This login's own idle lifetime (a back-office account's, shorter), else the policy's."""
 
 
 class LedgerTxn(Base):

@@ -45,6 +45,8 @@ def upgrade() -> None:
                 "status", sa.String(length=20), nullable=False, server_default=sa.text("'active'")
             )
         )
+    with op.batch_alter_table("auth_tokens", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("idle_seconds", sa.Float(), nullable=True))
     op.create_table(
         "audit_log",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -117,6 +119,8 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_audit_log_target"))
         batch_op.drop_index(batch_op.f("ix_audit_log_action"))
     op.drop_table("audit_log")
+    with op.batch_alter_table("auth_tokens", schema=None) as batch_op:
+        batch_op.drop_column("idle_seconds")
     with op.batch_alter_table("accounts", schema=None) as batch_op:
         batch_op.drop_column("status")
         batch_op.drop_column("role")

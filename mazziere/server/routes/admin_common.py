@@ -1,0 +1,71 @@
+"""What the back office's routes share (docs/operators.md): the permission each requires
+(:mod:`mazziere.server.roles`, through ``require``), the actor of an action as the audit log
+names it, reasons, paging and CSV answers."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from typing import Annotated, Any
+
+from fastapi import Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from pydantic import Field
+
+from mazziere.server.routes.deps import Body, require
+from mazziere.server.store.audit import Actor
+from mazziere.server.store.models import Account
+
+Staff = Annotated[Account, require("players.read")]
+"""Any back-office role (every one may read players, tables, hands and reports)."""
+Auditor = Annotated[Account, require("audit.read")]
+Support = Annotated[Account, require("players.suspend")]
+TableCloser = Annotated[Account, require("tables.close")]
+GameSwitcher = Annotated[Account, require("games.switch")]
+Requester = Annotated[Account, require("adjustments.request")]
+Approver = Annotated[Account, require("adjustments.approve")]
+RoleSetter = Annotated[Account, require("roles.set")]
+
+Limit = Annotated[int, Query(ge=1, le=200)]
+"""A page's length (1-200)."""
+Cursor = Annotated[int | None, Query(ge=1)]
+"""Where the next page starts: the ``next`` of the page before (older than this id)."""
+
+
+class Reason(Body):
+    """Why: every back-office action that changes something says so (1-500 characters, not
+    only spaces)."""
+
+    reason: str = Field(min_length=1, max_length=500, pattern=r"\S")
+
+
+def malformed(loc: tuple[str, ...], message: str) -> RequestValidationError:
+    """The 422 ``malformed`` refusal of one field, as the request's schema gives it."""
+    return RequestValidationError([{"loc": loc, "msg": message, "type": "value_error"}])
+
+
+def actor(request: Request, account: Account) -> Actor:
+    """The account acting and the address it acts from, for the audit log."""
+    return Actor.of(account, request.client.host if request.client else "?")
+
+
+def next_cursor(ids: Sequence[int], limit: int) -> int | None:
+    """The cursor of the page after one whose rows have ``ids`` (newest first): ``None``
+    when the page was not full."""
+    return ids[-1] if len(ids) == limit and ids else None
+
+
+def csv_answer(name: str, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Response:
+    """A CSV download (RFC 4180, UTF-8) named ``name``."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(header)
+    for row in rows:
+        w.writerow(["" if v is None else v for v in row])
+    return Response(
+        out.getvalue(),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
