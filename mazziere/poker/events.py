@@ -132,12 +132,18 @@ class Saw(Event):
 @_event
 @dataclass(frozen=True, slots=True)
 class Shown(Event):
-    """A hand shown at the showdown (public)."""
+    """A hand shown at the showdown (public): its cards, its class in English for the terminal
+    and the records (``description``), and the same class structured for a client to word in
+    its own language: ``category`` (a :class:`~mazziere.poker.eval_tables.Category` code) and
+    ``ranks``, the ranks that decide ties (0 = two .. 12 = ace), most significant first. A
+    record kept without them reads back with ``""`` and ``()``."""
 
     tag: ClassVar[str] = "shown"
     seat: int
     cards: tuple[Card, ...]
     description: str
+    category: str = ""
+    ranks: tuple[int, ...] = ()
 
 
 @_event

@@ -379,7 +379,10 @@ class Machine(Purse):
         classes = hand_classes(self.rules)
         ranks = [rank_of(self.hands[s], t) for s in (0, 1)]
         for s in (self.first, 1 - self.first):
-            self.events.append(E.Shown(s, tuple(self.hands[s]), classes[ranks[s]].description))
+            c = classes[ranks[s]]
+            self.events.append(
+                E.Shown(s, tuple(self.hands[s]), c.description, c.category.value, c.ranks)
+            )
         if ranks[0] == ranks[1]:
             self._end_deal(None, "tie")
         else:

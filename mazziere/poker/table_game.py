@@ -18,7 +18,7 @@ from mazziere.poker import actions as PA
 from mazziere.poker import engine as poker
 from mazziere.poker.bots import LEVELS, find_bot
 from mazziere.poker.events import Event
-from mazziere.poker.options import Rules
+from mazziere.poker.options import DEFAULT_ITEMS, Rules
 from mazziere.poker.presets import find_preset
 
 HUMAN, COMPUTER = 0, 1
@@ -187,6 +187,10 @@ class PokerTableGame(TableGame):
         return self._view_json(poker.view(self.state, seat))
 
     def _view_json(self, v: View) -> dict[str, Any]:
+        """The view's structured form. Each of the computer's items has its ``name``, and
+        ``code`` when it is one of the default items (:data:`DEFAULT_ITEMS`: ``hat``,
+        ``scarf``...), for a client to name it in its own language (``None``: a name the
+        table's creator chose, shown as written)."""
         items = self.rules.items
         return {
             "seat": v.seat,
@@ -209,12 +213,7 @@ class PokerTableGame(TableGame):
             "raises": v.raises,
             "drawn": list(v.drawn),
             "items": [
-                {
-                    "name": items[i] if i < len(items) else f"item {i + 1}",
-                    "value": self.rules.item_value,
-                    "status": str(st),
-                }
-                for i, st in enumerate(v.items)
+                _item(items, i, self.rules.item_value, str(st)) for i, st in enumerate(v.items)
             ],
             "history": [{"seat": m.seat, "word": m.word, "amount": m.amount} for m in v.history],
             "words": list(v.words),
@@ -255,3 +254,14 @@ def _legal_of(v: View) -> list[dict[str, Any]]:
     if "draw" in v.words:
         return [wire.action(a) for a in v.legal]
     return wire.cached(_BETS, (v.words, v.bet_range), lambda: [wire.action(a) for a in v.legal])
+
+
+def _item(names: tuple[str, ...], i: int, value: int, status: str) -> dict[str, Any]:
+    """The computer's item ``i`` (:meth:`PokerTableGame._view_json`)."""
+    name = names[i] if i < len(names) else f"item {i + 1}"
+    return {
+        "name": name,
+        "code": name if name in DEFAULT_ITEMS else None,
+        "value": value,
+        "status": status,
+    }

@@ -66,3 +66,18 @@ def test_pot_carried_over_on_a_tie() -> None:
     assert s.deal_no == 2 and s.pot == 60 and s.bankrolls == (470, 470)
     s, ev = run(s, (1, "fold"))
     assert of_type(ev, PotWon)[0].amount == 60 and s.bankrolls == (530 - 5, 470 - 5)
+
+
+def test_a_shown_hand_carries_its_class_as_a_category_code_and_ranks() -> None:
+    """The showdown names each hand's class in structured form (category code, ranks from 0 =
+    two to 12 = ace, most significant first) for a client to word in its own language; the
+    English sentence stays for the terminal and the records."""
+    s = after_draw("Kc Kd 7h 7s Ac", "Qh Qc 8d 6s 2h")
+    _, ev = run(s, (0, "see"))
+    shown = {e.seat: e for e in of_type(ev, Shown)}
+    assert (shown[0].category, shown[0].ranks) == ("two_pair", (11, 5, 12))
+    assert (shown[1].category, shown[1].ranks) == ("pair", (10, 6, 4, 0))
+    assert shown[1].description == "pair of queens, eight, six and two kickers"
+    assert Shown.parse(str(shown[0])) == shown[0]
+    old = "shown seat=0 cards=Kc,Kd,7h,7s,Ac description=two%20pair"  # a record kept before
+    assert (Shown.parse(old).category, Shown.parse(old).ranks) == ("", ())

@@ -34,3 +34,20 @@ def test_legal_wire_is_the_parsed_legal_text_on_every_state_of_random_games(deck
             states += 1
             assert s.legal(s.state.current) != [] or s.is_over
     assert states > 200
+
+
+def test_the_computers_items_carry_a_code_a_client_words_in_its_language() -> None:
+    """An item of the default list travels with its code (``hat``, ``watch``...) for the
+    client to name in Italian or English; an item the table's creator named keeps its name
+    and has no code."""
+    from mazziere.poker.options import DEFAULT_ITEMS
+
+    config, _ = PokerTableGame.table_config({})
+    game = PokerTableGame.new(config, 2, {}, new_seed())
+    items = game.view(0)["items"]
+    assert [i["code"] for i in items] == list(DEFAULT_ITEMS)
+    assert [i["name"] for i in items] == list(DEFAULT_ITEMS)
+    config, _ = PokerTableGame.table_config({"options": {"items": ["anello", "watch"]}})
+    game = PokerTableGame.new(config, 2, {}, new_seed())
+    got = [(i["name"], i["code"]) for i in game.view(0)["items"]]
+    assert got == [("anello", None), ("watch", "watch")]
