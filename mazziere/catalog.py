@@ -31,7 +31,7 @@ from typing import Any, Literal, get_args, get_origin
 
 from mazziere.casino.readings import Readings
 from mazziere.casino.readings import alternatives as reading_alternatives
-from mazziere.casino.rules import SMALLEST_STAKE, CasinoRules
+from mazziere.casino.rules import MAX_MULTIPLIER, PUBLISHED_RTP, SMALLEST_STAKE, CasinoRules
 from mazziere.casino.table_game import DEFAULTS as CASINO_DEFAULTS
 from mazziere.errors import OptionError
 from mazziere.fields import doc_of, limits_of
@@ -61,6 +61,10 @@ CATALOG_VERSION = 1
 
 RULES_OF: dict[str, type[Any]] = {"uno": UnoRules, "casino": CasinoRules, "poker": PokerRules}
 """Each registry game's rules dataclass (its options)."""
+
+PUBLISHED_RETURNS: dict[str, tuple[float, int]] = {"casino": (PUBLISHED_RTP, MAX_MULTIPLIER)}
+"""The games whose return to player is published: the theoretical return and the largest
+payout, in stakes (the server's RTP watch, :mod:`mazziere.server.rtp_monitor`)."""
 
 PRESETS_OF: dict[type[Any], Mapping[str, Any]] = {
     UnoRules: uno_presets.PRESETS,

@@ -25,7 +25,7 @@ from mazziere.errors import MazziereError
 from mazziere.poker.bots.registry import warm as warm_poker_bots
 from mazziere.server.context import Server, Settings
 from mazziere.server.roles import Forbidden, NotFound
-from mazziere.server.routes import accounts, admin, catalog, history, live, lobby, ops
+from mazziere.server.routes import accounts, admin, admin_rtp, catalog, history, live, lobby, ops
 from mazziere.server.store import table_rows
 from mazziere.server.store.accounts import AuthError, PolicyError, UsernameTaken
 from mazziere.server.table.actor import TableActor
@@ -151,6 +151,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         else:
             app.state.recovery = await load_tables(server)
         server.accepting = True
+        monitor = asyncio.create_task(server.monitor.run(), name="monitor")
         sweeper: asyncio.Task[None] | None = None
         if server.settings.settle_heap:
             settle_heap()
@@ -161,6 +162,8 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
             )
         yield
         server.accepting = False
+        monitor.cancel()
+        await asyncio.gather(monitor, return_exceptions=True)
         if sweeper is not None:
             sweeper.cancel()
         if server.cluster is not None:
@@ -177,7 +180,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         openapi_url="/openapi.json" if docs else None,
     )
     app.state.server = server
-    for area in (ops, accounts, catalog, lobby, history, admin):
+    for area in (ops, accounts, catalog, lobby, history, admin, admin_rtp):
         app.include_router(area.router)
 
     @app.exception_handler(MazziereError)

@@ -12,6 +12,7 @@ from mazziere.server.clock import Clock, RealClock
 from mazziere.server.cluster import Cluster
 from mazziere.server.hub import Hub
 from mazziere.server.metrics import Metrics
+from mazziere.server.monitoring import Monitor
 from mazziere.server.seating import Seating
 from mazziere.server.settings import Settings
 from mazziere.server.store.db import Database
@@ -40,6 +41,8 @@ class Server:
                 self, settings.redis_url, settings.redis_prefix, settings.lease_seconds
             )
         self.seating = Seating(self.cluster)
+        self.monitor = Monitor(settings, self.db, self.metrics, self.cluster)
+        """The ledger check and the RTP watch (:mod:`mazziere.server.monitoring`)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self.accepting = False
         from mazziere.server.store.accounts import Verifier, make_hasher

@@ -1,14 +1,20 @@
-"""Prometheus metrics (platform.md "Operator tools"): players connected, tables open,
-decisions per second (a counter; Prometheus takes its rate), decision latency, errors by code,
-how many writes each group commit carried and how long it took, and the garbage collector's
-pauses."""
+"""Prometheus metrics (platform.md "Operator tools"): players connected, tables open and
+tables by game, decisions per second (a counter; Prometheus takes its rate), decision latency,
+stakes and payouts by game (counters in cents), errors by code, how many writes each group
+commit carried and how long it took, the garbage collector's pauses, and the periodic checks of
+one process (:mod:`mazziere.server.monitoring`): the ledger check's last result and time, and
+the RTP watch's realised returns, bands and alerts (docs/operators.md, "Metrics")."""
 
 from __future__ import annotations
 
 import gc
 import time
+from collections import Counter as Tally
+from collections.abc import Iterable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from mazziere.server.rtp_monitor import GameWatch
 
 
 class Metrics:
@@ -62,6 +68,111 @@ class Metrics:
         self.errors = Counter(
             "mazziere_errors", "Refused messages by error code", ["code"], registry=self.registry
         )
+        self.tables_by_game = Gauge(
+            "mazziere_tables",
+            "Tables this process runs, by game and status (open, playing)",
+            ["game", "status"],
+            registry=self.registry,
+        )
+        self.stakes = Counter(
+            "mazziere_stakes_cents",
+            "Cents staked, by game, counted once the stake's transaction committed",
+            ["game"],
+            registry=self.registry,
+        )
+        self.payouts = Counter(
+            "mazziere_payouts_cents",
+            "Cents paid out, by game, counted once the payout's transaction committed",
+            ["game"],
+            registry=self.registry,
+        )
+        check = ["check"]
+        self.check_ok = Gauge(
+            "mazziere_check_ok",
+            "1 if the last run of a periodic check (ledger, rtp) found nothing wrong, else 0",
+            check,
+            registry=self.registry,
+        )
+        self.check_problems = Gauge(
+            "mazziere_check_problems",
+            "What the last run of a check found wrong (ledger: problems; rtp: windows out of "
+            "band and players above it)",
+            check,
+            registry=self.registry,
+        )
+        self.check_time = Gauge(
+            "mazziere_check_timestamp_seconds",
+            "Unix time a check last finished",
+            check,
+            registry=self.registry,
+        )
+        self.check_seconds = Gauge(
+            "mazziere_check_duration_seconds",
+            "How long a check's last run took",
+            check,
+            registry=self.registry,
+        )
+        self.check_failures = Counter(
+            "mazziere_check_failures",
+            "Runs of a check that could not finish (the database unreachable...)",
+            check,
+            registry=self.registry,
+        )
+        watch = ["game", "window"]
+        self.rtp_out = Gauge(
+            "mazziere_rtp_out_of_band",
+            "1 when a window's realised return lies outside its 99% control band",
+            watch,
+            registry=self.registry,
+        )
+        self.rtp_realised = Gauge(
+            "mazziere_rtp_realised",
+            "Realised return to player over a window of settled rounds (paid / staked)",
+            watch,
+            registry=self.registry,
+        )
+        self.rtp_low = Gauge(
+            "mazziere_rtp_band_low",
+            "Lower edge of a window's 99% band",
+            watch,
+            registry=self.registry,
+        )
+        self.rtp_high = Gauge(
+            "mazziere_rtp_band_high",
+            "Upper edge of a window's 99% band",
+            watch,
+            registry=self.registry,
+        )
+        self.rtp_rounds = Gauge(
+            "mazziere_rtp_rounds", "Settled rounds a window holds", watch, registry=self.registry
+        )
+        self.rtp_theoretical = Gauge(
+            "mazziere_rtp_theoretical",
+            "The published theoretical return to player",
+            ["game"],
+            registry=self.registry,
+        )
+        self.rtp_players_above = Gauge(
+            "mazziere_rtp_players_above_band",
+            "Players whose realised return over enough rounds lies above their band",
+            ["game"],
+            registry=self.registry,
+        )
+        self._check_gauges = (
+            self.check_ok,
+            self.check_problems,
+            self.check_time,
+            self.check_seconds,
+        )
+        self._rtp_gauges = (
+            self.rtp_out,
+            self.rtp_realised,
+            self.rtp_low,
+            self.rtp_high,
+            self.rtp_rounds,
+            self.rtp_theoretical,
+            self.rtp_players_above,
+        )
 
     def time_gc(self) -> None:
         """Observe every garbage collection of this process in :attr:`gc_pause` (a server
@@ -81,6 +192,56 @@ class Metrics:
         """One group commit: the writes it carried and its wall time (store/db.py)."""
         self.commit_batch.observe(writes)
         self.commit_seconds.observe(seconds)
+
+    def count_tables(self, tables: Iterable[tuple[str, str]]) -> None:
+        """Set the tables gauges from ``(game, status)`` of every table this process runs
+        (at each scrape: a count over the tables in memory)."""
+        counts = Tally(tables)
+        self.tables_by_game.clear()
+        for (game, status), n in counts.items():
+            self.tables_by_game.labels(game, status).set(n)
+        self.tables_open.set(sum(counts.values()))
+
+    def money(self, game: str, staked: int = 0, paid: int = 0) -> None:
+        """A stake or a payout of ``game`` committed (cents)."""
+        if staked:
+            self.stakes.labels(game).inc(staked)
+        if paid:
+            self.payouts.labels(game).inc(paid)
+
+    def checked(self, check: str, problems: int, seconds: float) -> None:
+        """A check's run finished: what it found wrong (a count) and how long it took."""
+        self.check_ok.labels(check).set(0 if problems else 1)
+        self.check_problems.labels(check).set(problems)
+        self.check_seconds.labels(check).set(seconds)
+        self.check_time.labels(check).set(time.time())
+
+    def watched(self, games: Iterable[GameWatch], seconds: float) -> None:
+        """The RTP watch's figures, replacing the last ones."""
+        for gauge in self._rtp_gauges:
+            gauge.clear()
+        problems = 0
+        for g in games:
+            game = g.ret.game
+            problems += len(g.above) + sum(w.out_of_band for w in g.windows)
+            self.rtp_theoretical.labels(game).set(g.ret.theoretical)
+            self.rtp_players_above.labels(game).set(len(g.above))
+            for w in g.windows:
+                labels = (game, w.label)
+                self.rtp_rounds.labels(*labels).set(w.rounds)
+                if w.realised is None or w.low is None or w.high is None:
+                    continue
+                self.rtp_realised.labels(*labels).set(w.realised)
+                self.rtp_low.labels(*labels).set(w.low)
+                self.rtp_high.labels(*labels).set(w.high)
+                self.rtp_out.labels(*labels).set(1 if w.out_of_band else 0)
+        self.checked("rtp", problems, seconds)
+
+    def forget_checks(self) -> None:
+        """Drop the checks' figures: a process that no longer runs them shows none, rather
+        than figures that go stale."""
+        for gauge in (*self._check_gauges, *self._rtp_gauges):
+            gauge.clear()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -99,6 +99,18 @@ class Settings:
     """With ``settle_heap``: how often the whole heap is looked over for cycles
     (:func:`mazziere.server.app.sweep_heap`)."""
 
+    rtp_watch_seconds: float = 60.0
+    """How often one process reads the RTP watch into the metrics (``mazziere_rtp_*``); 0:
+    never (``GET /api/admin/rtp`` still reads it on request). Each reading sums every settled
+    round once (:mod:`mazziere.server.monitoring`)."""
+    ledger_check_seconds: float = 900.0
+    """How often one process runs the ledger check (``mazziere ledger check``) into the
+    metrics (``mazziere_check_*{check="ledger"}``); 0: never. It reads the whole ledger."""
+    rtp_report: str | None = None
+    """The certification report (``report.json`` of ``mazziere certify casino``) whose payout
+    distribution sets the RTP watch's bands; default the source tree's, else the widest
+    volatility the payouts allow (:mod:`mazziere.server.rtp_monitor`)."""
+
     def check(self) -> None:
         """Refuse settings that cannot work together, with a clear message."""
         sqlite = self.url().startswith("sqlite")

@@ -48,5 +48,5 @@ async def metrics(
             {"code": "forbidden", "message": "metrics are served to loopback or with a token"},
             status_code=403,
         )
-    server.metrics.tables_open.set(len(server.tables))
+    server.metrics.count_tables((t.game, t.status) for t in server.tables.values())
     return Response(server.metrics.render(), media_type="text/plain; version=0.0.4")

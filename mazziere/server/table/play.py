@@ -63,6 +63,8 @@ class TablePlay(CasinoMoney):
             return hand_id
 
         hand_id = await self._commit_together(write)
+        if stake is not None and session is not None:
+            self.srv.metrics.money(self.game, staked=stake)
         self.table_game, self.hand_id, self.seq = game, hand_id, 0
         if credit_after is not None:
             self.credit = credit_after
@@ -152,6 +154,7 @@ class TablePlay(CasinoMoney):
                 await table_rows.set_status(db, self.id, "open")
 
         await self._commit_together(write)
+        self.srv.metrics.money(self.game, paid=paid)
         self.table_game, self.seq = work, seq + len(steps)
         if paid and self.credit is not None:
             self.credit += paid
