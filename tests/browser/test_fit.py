@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .harness import LiveServer, shot, sign_up, table_id, wait_state_after
+from .harness import LiveServer, hold_showdowns, shot, sign_up, table_id, wait_state_after
 from .positions import put_position
 from .test_uno import create_uno_table
 
@@ -241,15 +241,20 @@ def test_poker_decisions_fit_the_window(page: Page, live: LiveServer, size: str)
             page.locator("[data-testid=hand] button.card").nth(3).click()
             page.locator("[data-testid=hand] button.card").nth(4).click()
         assert_fits(page, f"poker-{case}-{size}", parts)
-    # SEE: the showdown, with the next deal's decision under it
+    # SEE: the showdown in the pot's place, both hands face up, the way on to the next deal
+    hold_showdowns(page)
     page.locator("[data-testid=actions] [data-action=see]").click()
     showdown = page.get_by_test_id("showdown")
     expect(showdown).to_be_visible()
-    page.locator("[data-testid=actions] button").first.wait_for()
     assert_fits(
         page,
         f"poker-showdown-{size}",
-        {**common, "showdown": showdown, "buttons": page.locator("[data-testid=actions] button")},
+        {
+            "hand": common["hand"],
+            "their hand": page.locator("[data-testid=opp-cards] .card"),
+            "showdown": showdown,
+            "next deal": page.locator("[data-testid=actions] [data-action=next-deal]"),
+        },
     )
     put(page, live, tid, POKER_OVER)
     over = page.locator("[data-testid=result] button")

@@ -28,6 +28,7 @@ export class TableView {
   }
 
   destroy() {
+    this.gone = true;
     for (const part of this.owned) part.destroy();
   }
 
@@ -53,7 +54,7 @@ export class TableView {
    */
   afterMotion(msg, show) {
     motionDone().then(() => {
-      if (this.msg === msg && this.owned) show();
+      if (this.msg === msg && !this.gone) show();
     });
   }
 

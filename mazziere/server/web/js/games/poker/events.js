@@ -4,13 +4,14 @@ import { miniPoker } from '../../cards.js';
 import { list, registerActionWords, registerDescriber } from '../../events.js';
 import { has, t } from '../../i18n.js';
 import { h } from '../../ui.js';
+import { handName, shownClass } from './hands.js';
 import './messages.js';
 
 function chips(n) {
   return t('poker.chips', { n });
 }
 
-function describePoker(e, who, node) {
+function describePoker(e, who, node, ctx) {
   const cards = (v) => h('span', { class: 'mini-list' }, list(v).map(miniPoker));
   switch (e.tag) {
     case 'deal_started':
@@ -42,7 +43,12 @@ function describePoker(e, who, node) {
     case 'saw':
       return node(Number(e.paid) ? 'pev.saw' : 'pev.saw_free', { who: who(e.seat), paid: chips(e.paid) });
     case 'shown':
-      return node('pev.shown', { who: who(e.seat), cards: cards(e.cards), name: e.description || '' });
+      return node('pev.shown', {
+        who: who(e.seat),
+        cards: cards(e.cards),
+        // the hand's name in the player's language, from its class (never the server's words)
+        name: handName(shownClass(e, ctx?.deck), ctx?.deck) || e.description || '',
+      });
     case 'pot_won':
       return node('pev.pot_won', { who: who(e.seat), amount: chips(e.amount) }, 'ev-strong');
     case 'pot_carried':

@@ -8,17 +8,19 @@
 //    words: ['open', 'wait', ...], bet_range: [min, max] | null,
 //    items: [{name, value, state: 'worn'|'pledged'|'forfeited'|'redeemed'}],
 //    history: [{seat, word, amount}], level,
-//    showdown: null | {deal, hands: [[..], [..]], categories: ['pair', ..], names: ['..', '..'],
-//                      winner: 0|1|null, pot},
 //    result: null | {winner, reason}}
+// A showdown is told by an update's events (both hands `shown`, then the pot won or carried,
+// then, unless the game is over, the next deal): the page holds it for a moment, both hands
+// face up in their places and named, before it shows the next deal.
 // `legal` lists the action texts ("open 10", "wait", "replace", "draw 7h 2c" or "replace 0 3"...).
 import { miniPoker, pokerBack, pokerCard } from '../../cards.js';
 import { list, eventOf, reasonText } from '../../events.js';
 import { cap, has, t } from '../../i18n.js';
 import { add, clear, Countdown, fill, h, icon } from '../../ui.js';
-import { fly, travelMs } from '../../motion.js';
+import { fly, SPEEDS, speed, travelMs } from '../../motion.js';
 import { TableView } from '../table-view.js';
 import { itemName } from './events.js';
+import { classify, handName, shortName, shownClass } from './hands.js';
 import './messages.js';
 
 const KNOWN = ['open', 'wait', 'raise', 'replace', 'fold', 'see', 'draw'];
@@ -46,42 +48,38 @@ export function parsePokerLegal(view, legal) {
 }
 
 /**
- * The last showdown as the events told it, for a server whose view has no `showdown`: the two
- * `shown` hands after the last `deal_started`, and the `pot_won`/`pot_carried` that followed.
+ * The showdown an update's events tell, or null: both hands shown (their cards and classes),
+ * who took the pot (null: a tie, carried) and how much, and the deal it ended.
  */
-export function showdownFromEvents(entries, dealNow) {
-  let end = -1;
-  for (let i = entries.length - 1; i >= 0 && end < 0; i--) {
-    const e = entries[i].kind === 'event' ? eventOf(entries[i].text) : null;
-    if (e && ((e.tag === 'pot_won' && e.reason === 'showdown') || e.tag === 'pot_carried')) end = i;
+export function showdownOf(events, view) {
+  const shown = (events || []).filter((e) => e.type === 'shown');
+  if (shown.length < 2) return null;
+  const sd = { hands: [[], []], classes: [null, null], winner: null, pot: 0, deal: view?.deal_no ?? 1 };
+  for (const e of shown) {
+    sd.hands[Number(e.seat)] = list(e.cards);
+    sd.classes[Number(e.seat)] = shownClass(e, view?.deck);
   }
-  if (end < 0) return null;
-  const last = eventOf(entries[end].text);
-  const sd = {
-    deal: null,
-    hands: [[], []],
-    names: ['', ''],
-    winner: last.tag === 'pot_won' ? Number(last.seat) : null,
-  };
-  sd.pot = Number(last.amount);
-  for (let i = end - 1; i >= 0; i--) {
-    if (entries[i].kind !== 'event') continue;
-    const e = eventOf(entries[i].text);
-    if (e.tag === 'deal_started') {
-      sd.deal = Number(e.deal);
+  for (const e of events.slice(events.indexOf(shown.at(-1)) + 1)) {
+    if (e.type === 'pot_won' || e.type === 'pot_carried') {
+      sd.winner = e.type === 'pot_won' ? Number(e.seat) : null;
+      sd.pot = Number(e.amount);
+    }
+    if (e.type === 'deal_started') {
+      sd.deal = Number(e.deal) - 1;
       break;
     }
-    if (e.tag === 'shown') {
-      sd.hands[Number(e.seat)] = list(e.cards);
-      sd.names[Number(e.seat)] = e.description || '';
-    }
   }
-  if (sd.deal === null) {
-    // the first deal's start is not among the events: the deal before the next one, or this one
-    const next = entries.slice(end + 1).find((x) => x.kind === 'event' && eventOf(x.text).tag === 'deal_started');
-    sd.deal = next ? Number(eventOf(next.text).deal) - 1 : dealNow;
-  }
-  return sd.hands[0].length && sd.hands[1].length ? sd : null;
+  return sd;
+}
+
+/**
+ * How long the showdown stays on the table before the next deal, in ms: by the speed setting,
+ * or as stored under `mazziere.showdown_ms` (a player who reads slowly, a test that looks).
+ */
+function showdownMs() {
+  const stored = Number(localStorage.getItem('mazziere.showdown_ms'));
+  if (stored > 0) return stored;
+  return Math.round(1800 + 2600 * (SPEEDS[speed()] ?? 1));
 }
 
 /** What the last deal_started and ante events said (carried-over pot, ante), if anything. */
@@ -97,13 +95,6 @@ function dealFacts(entries) {
     }
   }
   return facts;
-}
-
-/** A shown hand's name: the category in the current language when the server gives it. */
-function handName(sd, s) {
-  const cat = sd.categories?.[s];
-  if (cat && has(`poker.cat.${cat}`)) return cap(t(`poker.cat.${cat}`));
-  return cap(String(sd.names?.[s] || '').replaceAll('_', ' '));
 }
 
 /** An item's state: `state` in this page's view shape, `status` in the server's first one. */
@@ -207,19 +198,20 @@ export class PokerView extends TableView {
     const seatTurn = v.current === me && v.phase !== 'over' && !v.result;
     const myTurn = seatTurn && !watching;
 
+    // ---- a showdown: both hands face up in their places for a moment, then the next deal
+    const told = previous && previous !== msg && !msg.full ? showdownOf(msg.events, v) : null;
+    if (told) this.holdShowdown(told, v);
+    else if (this.moment && (msg.full || (previous !== msg && v.deal_no !== this.moment.dealNo))) this.endShowdown();
+    const sd = this.moment?.sd ?? null;
+    this.ctx.log.ctx.deck = v.deck;
+
     // ---- the opponent: cards, bankroll, bet, items
-    // the last showdown (the view's, or else the one the events told) stays in view until this
-    // player acts in the next deal; during its own deal the opponent's cards are face up
     const entries = this.ctx.log.entries;
-    let sd = v.showdown || showdownFromEvents(entries, v.deal_no);
-    const actedSince = sd && sd.deal !== v.deal_no && (v.history || []).some((m) => m.seat === me);
-    if (actedSince) sd = null;
     const facts = dealFacts(entries);
     const carried = v.carried ?? facts.carried;
     const ante = v.ante ?? facts.ante;
-    const current = sd && (sd.deal === v.deal_no || v.phase === 'over');
-    const oppCards = h('div', { class: 'poker-cards' });
-    if (current) sd.hands[them].forEach((c) => oppCards.append(pokerCard(c)));
+    const oppCards = h('div', { class: 'poker-cards', 'data-testid': 'opp-cards' });
+    if (sd) sd.hands[them].forEach((c) => oppCards.append(pokerCard(c)));
     else for (let i = 0; i < (v.opponent_cards ?? 5); i++) oppCards.append(pokerBack());
     const items = h(
       'ul',
@@ -284,20 +276,24 @@ export class PokerView extends TableView {
       v.raises ? h('div', { class: 'muted' }, t('poker.raises_n', { n: v.raises, max: v.max_raises ?? 3 })) : null,
     );
 
-    // ---- showdown
+    // ---- the showdown: in the felt's middle, in place of the pot it decided
+    this.center.hidden = Boolean(sd);
+    this.showdown.hidden = !sd;
     if (sd) {
-      this.showdown.hidden = false;
       const line = (s) =>
         h(
           'div',
           { class: `sd-line${sd.winner === s ? ' winner' : ''}` },
           h('strong', {}, this.who(s, me)),
-          h('span', { class: 'mini-list' }, (sd.hands?.[s] || []).map(miniPoker)),
-          h('span', { class: 'sd-name', 'data-testid': `hand-name-${s === me ? 'me' : 'them'}` }, handName(sd, s)),
+          h(
+            'span',
+            { class: 'sd-name', 'data-testid': `hand-name-${s === me ? 'me' : 'them'}` },
+            handName(sd.classes[s], v.deck),
+          ),
         );
       fill(
         this.showdown,
-        h('h2', {}, sd.deal === v.deal_no ? t('poker.showdown') : t('poker.showdown_of', { n: sd.deal })),
+        h('h2', {}, t('poker.showdown_of', { n: sd.deal })),
         line(me),
         line(them),
         h(
@@ -310,15 +306,15 @@ export class PokerView extends TableView {
               : t('poker.they_take', { who: this.lead(sd.winner), chips: t('poker.chips', { n: sd.pot }) }),
         ),
       );
-    } else {
-      this.showdown.hidden = true;
     }
 
     // ---- my hand: in the draw, click cards to mark them for replacement
-    const drawing = myTurn && v.phase === 'draw';
+    const drawing = myTurn && v.phase === 'draw' && !sd;
+    const shownHand = sd && !watching ? sd.hands[me] : v.hand || [];
     clear(this.handEl);
-    this.handEl.style.setProperty('--n', String((v.hand || []).length));
-    (v.hand || []).forEach((code, i) => {
+    this.handEl.classList.toggle('shown', Boolean(sd));
+    this.handEl.style.setProperty('--n', String(shownHand.length));
+    shownHand.forEach((code, i) => {
       const el = pokerCard(code, { tag: drawing ? 'button' : 'div', attrs: { 'data-index': i } });
       if (this.marked.has(i)) el.classList.add('marked');
       if (drawing) {
@@ -349,13 +345,60 @@ export class PokerView extends TableView {
         v.owed ? ` · ${t('poker.owed_n', { n: v.owed })}` : '',
         v.drawn?.[me] >= 0 ? ` · ${t('poker.replaced_n', { n: v.drawn[me] })}` : '',
       ),
-      this.clock(this.countdown, myTurn),
+      // what the hand in view is worth: the one shown at a showdown, else the one in play
+      watching ? null : this.handValue(sd ? sd.classes[me] : classify(v.hand, v.deck), v.deck),
+      this.clock(this.countdown, myTurn && !sd),
     );
-    this.turnLine.textContent = watching ? '' : this.prompt(v, me, myTurn);
-    this.turnLine.classList.toggle('my-turn', myTurn);
-    this.drawButtons(v, L, me, myTurn);
+    this.turnLine.textContent = watching ? '' : sd ? this.showdownPrompt(sd, v) : this.prompt(v, me, myTurn);
+    this.turnLine.classList.toggle('my-turn', myTurn && !sd);
+    if (sd) this.drawNext(v);
+    else this.drawButtons(v, L, me, myTurn);
     this.drawHistory(v, me);
     this.drawResult(v, me);
+  }
+
+  /** Hold a showdown on the table for a moment (a newer one replaces it). */
+  holdShowdown(sd, v) {
+    clearTimeout(this.moment?.timer);
+    this.moment = { sd, dealNo: v.deal_no, timer: setTimeout(() => this.endShowdown(true), showdownMs()) };
+  }
+
+  /** The showdown's moment is over: the table shows the game as it is (`redraw`: now). */
+  endShowdown(redraw = false) {
+    if (!this.moment) return;
+    clearTimeout(this.moment.timer);
+    this.moment = null;
+    if (redraw && this.msg && !this.gone) this.draw(this.msg, this.msg);
+  }
+
+  destroy() {
+    clearTimeout(this.moment?.timer);
+    this.moment = null;
+    super.destroy();
+  }
+
+  /** The hand's value as a short label ("Pair of sixes"), its full name as a tooltip. */
+  handValue(cls, deck) {
+    if (!cls) return null;
+    return h(
+      'span',
+      { class: 'hand-value', title: handName(cls, deck), 'data-testid': 'my-hand-value' },
+      shortName(cls, deck),
+    );
+  }
+
+  showdownPrompt(sd, v) {
+    return v.phase === 'over' || v.result ? t('poker.prompt.over') : t('poker.next_deal_hint');
+  }
+
+  /** During a showdown's moment: one button, to the next deal (none when the game is over). */
+  drawNext(v) {
+    fill(
+      this.buttons,
+      v.phase === 'over' || v.result
+        ? null
+        : this.button('next-deal', t('poker.next_deal'), 'btn-primary', () => this.endShowdown(true)),
+    );
   }
 
   prompt(v, me, myTurn) {
@@ -501,7 +544,7 @@ export class PokerView extends TableView {
   }
 
   drawResult(v, me) {
-    if (!v.result) {
+    if (!v.result || this.moment) {
       this.overlay.hidden = true;
       return;
     }
