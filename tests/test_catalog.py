@@ -205,8 +205,39 @@ async def test_served_over_a_real_socket(tmp_path: Path, cat: dict[str, Any]) ->
         r = await live.http.get("/api/catalog")  # no login
         assert r.status_code == 200
         assert r.headers["content-type"].startswith("application/json")
-        assert r.json() == cat
-        assert (await live.http.get("/api/catalog")).json() == cat
+        served = r.json()
+        assert {k: v for k, v in served.items() if k != "limits"} == cat
+        assert (await live.http.get("/api/catalog")).json() == served
+
+
+async def test_the_limits_a_client_repeats_come_from_the_servers_one_definition(
+    tmp_path: Path,
+) -> None:
+    """The password and user-name lengths the sign-up form checks, the table name's length and
+    the largest amount a message carries: published in the catalog (``limits``) from the
+    constants the server enforces, so the client keeps no copy."""
+    from mazziere.game import TABLE_NAME_MAX
+    from mazziere.server import protocol as P
+    from mazziere.server.store import accounts
+
+    from .server.live import live_server
+
+    async with live_server(f"sqlite:///{tmp_path / 'catalog.sqlite3'}", tmp_path) as live:
+        limits = (await live.http.get("/api/catalog")).json()["limits"]
+    assert limits == {
+        "password": {"min": accounts.MIN_PASSWORD, "max": accounts.MAX_PASSWORD},
+        "username": {
+            "min": accounts.USERNAME_MIN,
+            "max": accounts.USERNAME_MAX,
+            "chars": "A-Z a-z 0-9 _ . -",
+        },
+        "table_name": {"max": TABLE_NAME_MAX},
+        "cents": {"max": P.MAX_CENTS},
+    }
+    assert limits["password"] == {"min": 10, "max": 256}
+    assert accounts.USERNAME.match("a" * accounts.USERNAME_MAX)
+    assert not accounts.USERNAME.match("a" * (accounts.USERNAME_MAX + 1))
+    assert not accounts.USERNAME.match("a" * (accounts.USERNAME_MIN - 1))
 
 
 def literal(value: object) -> str:

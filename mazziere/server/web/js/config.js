@@ -1,4 +1,5 @@
 // Settings of the client that an operator may need to change.
+import { loadCatalog } from './catalog.js';
 
 // ---------------------------------------------------------------------------------------------
 // CASINO RTP: the return to player the project MEASURED, shown on the UNO CASINO rules page.
@@ -12,10 +13,19 @@ export const CASINO_RTP_TEXT = {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The password length the server's account policy requires (MIN_PASSWORD, MAX_PASSWORD of its
- * accounts store): no endpoint publishes it, so the sign-up form keeps a copy here.
+ * The limits the server enforces and the forms tell before sending: GET /api/catalog publishes
+ * them (`limits`) from the server's one definition. `PASSWORD_LENGTH` ({min, max}) and
+ * `USERNAME_LENGTH` are filled in when the catalog arrives; `loadLimits()` waits for it.
  */
-export const PASSWORD_LENGTH = { min: 10, max: 256 };
+export const PASSWORD_LENGTH = { min: null, max: null };
+export const USERNAME_LENGTH = { min: null, max: null };
+export function loadLimits() {
+  return loadCatalog().then((c) => {
+    Object.assign(PASSWORD_LENGTH, c.limits.password);
+    Object.assign(USERNAME_LENGTH, { min: c.limits.username.min, max: c.limits.username.max });
+    return c.limits;
+  });
+}
 
 /** How long the client keeps trying to reconnect after losing the connection (platform.md). */
 export const RECONNECT_WINDOW_MS = 120_000;

@@ -1,6 +1,6 @@
 // Log in / sign up.
 import { ApiError, post } from '../api.js';
-import { PASSWORD_LENGTH } from '../config.js';
+import { PASSWORD_LENGTH, USERNAME_LENGTH, loadLimits } from '../config.js';
 import { t } from '../i18n.js';
 import { errorText, field, fill, h } from '../ui.js';
 
@@ -14,7 +14,6 @@ export default {
       name: 'username',
       autocomplete: 'username',
       required: true,
-      maxlength: 64,
       'data-testid': 'auth-username',
     });
     const pass = h('input', {
@@ -22,7 +21,6 @@ export default {
       type: 'password',
       autocomplete: 'current-password',
       required: true,
-      maxlength: PASSWORD_LENGTH.max,
       'data-testid': 'auth-password',
     });
     const error = h('p', { class: 'form-error', role: 'alert', 'data-testid': 'auth-error' });
@@ -110,5 +108,10 @@ export default {
     );
     draw();
     user.focus();
+    loadLimits().then(() => {
+      user.maxLength = USERNAME_LENGTH.max;
+      pass.maxLength = PASSWORD_LENGTH.max;
+      draw();
+    }, () => {});
   },
 };
