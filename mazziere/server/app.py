@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from mazziere.errors import MazziereError
 from mazziere.poker.bots.registry import warm as warm_poker_bots
 from mazziere.server.context import Server, Settings
-from mazziere.server.roles import Forbidden, NotFound
+from mazziere.server.roles import BackOfficeError
 from mazziere.server.routes import accounts, admin, admin_rtp, catalog, history, live, lobby, ops
 from mazziere.server.store import table_rows
 from mazziere.server.store.accounts import AuthError, PolicyError, UsernameTaken
@@ -193,10 +193,8 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
             status = 409
         elif isinstance(exc, AuthError):
             status = STATUS.get(exc.code, 401)
-        elif isinstance(exc, Forbidden):
-            status = 403
-        elif isinstance(exc, NotFound):
-            status = 404
+        elif isinstance(exc, BackOfficeError):
+            status = exc.status
         headers = {}
         if isinstance(exc, Throttled):
             headers["Retry-After"] = str(exc.retry_after)

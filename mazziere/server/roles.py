@@ -55,16 +55,33 @@ class UnknownRole(MazziereError):
     default_code = "unknown_role"
 
 
-class Forbidden(MazziereError):
+class BackOfficeError(MazziereError):
+    """A refused back-office request, with its HTTP status (400 unless a subclass says)."""
+
+    default_code = "refused"
+    status = 400
+
+
+class Forbidden(BackOfficeError):
     """A back-office request from an account whose role lacks the permission (HTTP 403)."""
 
     default_code = "forbidden"
+    status = 403
 
 
-class NotFound(MazziereError):
+class NotFound(BackOfficeError):
     """A back-office request naming an id that does not exist (HTTP 404)."""
 
     default_code = "not_found"
+    status = 404
+
+
+class Conflict(BackOfficeError):
+    """A back-office action that the current state refuses: suspending a suspended account,
+    approving a decided adjustment, closing a closed table (HTTP 409)."""
+
+    default_code = "conflict"
+    status = 409
 
 
 def check_role(role: str) -> str:

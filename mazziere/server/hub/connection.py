@@ -41,6 +41,8 @@ class Close:
     """The session token expired (idle or absolute lifetime) or was revoked."""
     SILENT = 4007
     """Nothing received for too long (clients ping every 25 seconds)."""
+    SUSPENDED = 4008
+    """The account was suspended in the back office (docs/operators.md)."""
 
 
 NOTICE_KIND = {
@@ -49,6 +51,7 @@ NOTICE_KIND = {
     Close.LOGGED_OUT: "logged_out",
     Close.EXPIRED: "expired",
     Close.SILENT: "silent",
+    Close.SUSPENDED: "suspended",
     Close.POLICY: "rate_limited",
 }
 

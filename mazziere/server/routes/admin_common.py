@@ -14,9 +14,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import Field
 
+from mazziere.server.context import Server
+from mazziere.server.roles import NotFound
 from mazziere.server.routes.deps import Body, require
 from mazziere.server.store.audit import Actor
 from mazziere.server.store.models import Account
+from mazziere.server.table.verbs import run_op
 
 Staff = Annotated[Account, require("players.read")]
 """Any back-office role (every one may read players, tables, hands and reports)."""
@@ -39,6 +42,24 @@ class Reason(Body):
     only spaces)."""
 
     reason: str = Field(min_length=1, max_length=500, pattern=r"\S")
+
+
+async def at_table(
+    server: Server, table_id: int, account: int, username: str, op: str, *args: Any
+) -> Any:
+    """Run the table verb ``op`` (:mod:`mazziere.server.table.verbs`) for ``account`` where
+    the table lives: here, or on its owner in a cluster (an orphan is taken here first), as
+    the lobby and the sockets run it; the verb's result. 404 for a table no process holds."""
+    actor = server.tables.get(table_id)
+    cluster = server.cluster
+    if actor is None and cluster is not None:
+        actor = await cluster.adopt(table_id)
+        if actor is None:
+            value, _ = await cluster.call(table_id, op, account, username, list(args))
+            return value
+    if actor is None:
+        raise NotFound(f"table {table_id} is not open")
+    return await run_op(actor, op, account, username, list(args))
 
 
 def malformed(loc: tuple[str, ...], message: str) -> RequestValidationError:

@@ -1,0 +1,86 @@
+"""A suspension across two server processes (one PostgreSQL, one Redis; docs/scaling.md):
+suspended through one process, the player's socket on the other is closed with 4008, the
+casino round in progress at its table is finished wherever the table lives and the credit
+session closed and credited, a login on either process is refused, and the ledger balances."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx
+
+from mazziere.server.store import staff
+from mazziere.server.store.db import Database
+
+from .test_back_office_players import closed
+from .test_cluster import needs_both, pg_url, prefix, two  # noqa: F401 (fixtures)
+from .test_recovery import ledger_check
+
+
+async def promote(db_url: str, name: str, role: str) -> None:
+    db = Database(db_url)
+    try:
+        async with db.write() as s:
+            await staff.set_role(s, await staff.by_name(s, name), role)
+    finally:
+        await db.close()
+
+
+@needs_both
+async def test_a_player_suspended_on_one_process_is_thrown_out_of_the_other(
+    tmp_path: Path,
+    pg_url: str,  # noqa: F811
+    prefix: str,  # noqa: F811
+) -> None:
+    async with two(tmp_path, pg_url, prefix) as (a, b):
+        ha = httpx.AsyncClient(base_url=a.base, timeout=30)
+        hb = httpx.AsyncClient(base_url=b.base, timeout=30)
+        la, lb = a.live(ha), b.live(hb)
+        await lb.signup("sportello")
+        await promote(pg_url, "sportello", "support")
+        r = await hb.post("/api/login", json={"username": "sportello", "password": "correct horse"})
+        boss = r.json()["token"]
+        acc = await la.signup("gino")
+        table = (await la.post("/api/tables", acc["token"], {"game": "casino"})).json()["id"]
+        c = await la.connect(acc["token"])
+        await c.send({"type": "join", "table": table})
+        await c.wait(lambda m: m["type"] == "table")
+        await c.send({"type": "topup", "table": table, "amount": 5_000})
+        upd = await c.wait(
+            lambda m: m["type"] == "table" and (m["view"] or {}).get("credit") == 5_000
+        )
+        await c.send({"type": "stake", "table": table, "state_no": upd["state_no"], "amount": 500})
+        await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("stake") == 500)
+
+        r = await hb.post(
+            f"/api/admin/players/{acc['account']}/suspend",
+            json={"reason": "collusion"},
+            headers={"Authorization": f"Bearer {boss}"},
+        )
+        assert r.status_code == 200, r.text
+        assert r.json()["tables_left"] == [table]
+        assert (await closed(c))[0] == 4008
+        for h in (ha, hb):
+            r = await h.post("/api/login", json={"username": "gino", "password": "correct horse"})
+            assert r.status_code == 403 and r.json()["code"] == "suspended"
+        page = (
+            await hb.get(
+                f"/api/admin/players/{acc['account']}", headers={"Authorization": f"Bearer {boss}"}
+            )
+        ).json()
+        assert page["open_sessions"] == [] and page["status"] == "suspended"
+        lines = (
+            await hb.get(
+                f"/api/admin/players/{acc['account']}/ledger",
+                headers={"Authorization": f"Bearer {boss}"},
+            )
+        ).json()["entries"]
+        payout = sum(e["amount_cents"] for e in lines if e["kind"] == "payout")
+        assert page["balance_cents"] == 20_000 - 500 + payout
+        await c.close()
+        await ha.aclose()
+        await hb.aclose()
+        await asyncio.sleep(0)
+    code, out = ledger_check(tmp_path, pg_url)
+    assert code == 0, out
