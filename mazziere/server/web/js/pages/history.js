@@ -5,6 +5,7 @@ import { get } from '../api.js';
 import { colorDot, miniPoker, miniUno, pokerCard, unoBack, unoCard } from '../cards.js';
 import { actionWords, describeEvent, eventOf, hands, list } from '../events.js';
 import '../games/index.js';
+import { handName, shownClass } from '../games/poker/hands.js';
 import { cap, dateTime, has, money, t, tNodes } from '../i18n.js';
 import { add, clear, fill, h, showError } from '../ui.js';
 
@@ -35,22 +36,52 @@ function viewBoard(v, game) {
   };
 }
 
-/** Poker: the player's own cards and the pot after each step, from the server's views; the
- * hands shown at a showdown, from that step's events. */
+/**
+ * Poker: the player's own cards and the pot after each step, from the server's views. A step
+ * that ends in a showdown shows the showdown (both hands shown, the pot they played for), not
+ * the next deal its view has already dealt: that deal shows from the next step on.
+ */
 export function pokerFrames(data) {
   const start = data.initial || {};
+  const deck = start.deck;
   const frames = [{ hand: start.hand || null, pot: start.pot || 0, shown: {} }];
   let b = frames[0];
   for (const step of data.steps) {
     const evs = step.events.map(eventOf);
-    const shown = evs.some((e) => e.tag === 'deal_started') ? {} : { ...b.shown };
-    for (const e of evs) if (e.tag === 'shown') shown[e.seat] = { cards: list(e.cards), name: e.description };
+    const shown = {};
+    for (const e of evs)
+      if (e.tag === 'shown') shown[e.seat] = { cards: list(e.cards), name: handName(shownClass(e, deck), deck) };
     b = { ...b, shown };
-    if (step.view) b = { ...b, hand: step.view.hand, pot: step.view.pot };
+    if (Object.keys(shown).length) {
+      const pot = evs.find((e) => e.tag === 'pot_won' || e.tag === 'pot_carried');
+      b = { ...b, hand: shown[data.seat]?.cards || b.hand, pot: pot ? Number(pot.amount) : b.pot };
+    } else if (step.view) {
+      b = { ...b, hand: step.view.hand, pot: step.view.pot };
+    }
     frames.push(b);
   }
   return frames;
 }
+
+/**
+ * Where each hand (UNO) or deal (poker) starts, as [{n, k}]: its number from 1 and the step
+ * to show (0: the start), for the replay's "go to hand".
+ */
+export function handStarts(data) {
+  const out = [];
+  data.steps.forEach((step, i) => {
+    for (const e of step.events.map(eventOf)) {
+      if (e.tag === 'hand_started') out.push({ n: Number(e.hand) + 1, k: i + 1 });
+      if (e.tag === 'deal_started') out.push({ n: Number(e.deal), k: i + 1 });
+    }
+  });
+  if (!out.length || out[0].n > 1) out.unshift({ n: 1, k: 0 });
+  return out;
+}
+
+/** The replay's speeds: steps a second at x1 is about one. */
+const REPLAY_SPEEDS = [1, 2, 4, 8, 16];
+const STEP_MS = 900;
 
 function resultText(row) {
   const r = row.result || {};
@@ -163,7 +194,7 @@ export default {
     const person = (s) =>
       s !== me && !(data.game === 'casino' && s === 1) && Boolean(data.players[s]?.name) && !data.players[s]?.bot;
     const lead = (s) => (person(s) ? nameOf(s) : cap(nameOf(s)));
-    const ctx = { game: data.game, me, name: nameOf, person, money };
+    const ctx = { game: data.game, me, name: nameOf, person, money, deck: data.initial?.deck };
     const frames = data.game === 'poker' ? pokerFrames(data) : unoFrames(data);
     const N = data.steps.length;
     let k = N; // start at the end: the result first, then step back
@@ -196,6 +227,11 @@ export default {
         return tNodes('history.timed_out', { moves: list });
       }
       if (step.act) return actionWords(data.game, step.act, nameOf);
+      if (!step.action) {
+        // a move this player did not see (the computer's draw): what its events said of it
+        const said = step.events.map((e) => describeEvent(e, ctx)).find(Boolean);
+        return said || '…';
+      }
       return has(`act.${step.action}`) ? t(`act.${step.action}`) : step.action;
     };
 
@@ -220,12 +256,12 @@ export default {
           Object.entries(f.shown).map(([s, x]) =>
             h(
               'p',
-              {},
+              { 'data-testid': 'replay-shown' },
               h('strong', {}, nameOf(Number(s))),
               ': ',
               x.cards.map(miniPoker),
               ' ',
-              (x.name || '').replaceAll('_', ' '),
+              h('span', { class: 'sd-name' }, x.name || ''),
             ),
           ),
         );
@@ -325,6 +361,11 @@ export default {
       drawBoard();
     };
 
+    let speedNow = 1;
+    const tick = () => {
+      if (k >= N) toggle();
+      else go(k + 1);
+    };
     const toggle = () => {
       if (this.player) {
         clearInterval(this.player);
@@ -334,17 +375,44 @@ export default {
       }
       if (k >= N) go(0);
       playBtn.textContent = t('history.pause');
-      this.player = setInterval(() => {
-        if (k >= N) toggle();
-        else go(k + 1);
-      }, 900);
+      this.player = setInterval(tick, STEP_MS / speedNow);
     };
+    // the speed of play: a long match is reviewed in a minute
+    const speedSel = h(
+      'select',
+      { class: 'replay-speed', 'aria-label': t('history.speed'), title: t('history.speed'), 'data-testid': 'replay-speed' },
+      REPLAY_SPEEDS.map((x) => h('option', { value: String(x), selected: x === speedNow }, `×${x}`)),
+    );
+    speedSel.addEventListener('change', () => {
+      speedNow = Number(speedSel.value) || 1;
+      if (this.player) {
+        clearInterval(this.player);
+        this.player = setInterval(tick, STEP_MS / speedNow);
+      }
+    });
+    // straight to the start of a hand (UNO) or a deal (poker)
+    const starts = handStarts(data);
+    const jump = h(
+      'select',
+      { class: 'replay-jump', 'aria-label': t('history.jump'), 'data-testid': 'replay-jump' },
+      h('option', { value: '' }, t('history.jump')),
+      starts.map((x) =>
+        h('option', { value: String(x.k) }, t(data.game === 'poker' ? 'history.deal_n' : 'history.hand_n', { n: x.n })),
+      ),
+    );
+    jump.addEventListener('change', () => {
+      if (jump.value !== '') go(Number(jump.value));
+      jump.value = '';
+    });
 
+    // the steps' numbers are the list's own, as wide as the largest (438 is not cut)
+    listEl.style.setProperty('--digits', String(String(N).length));
     data.steps.forEach((step, i) => {
       listEl.append(
         h(
           'li',
           {},
+          h('span', { class: 'step-no', 'aria-hidden': 'true' }, `${i + 1}.`),
           h(
             'button',
             { type: 'button', class: 'link', onclick: () => go(i + 1) },
@@ -445,6 +513,8 @@ export default {
               { type: 'button', class: 'btn btn-small', 'aria-label': t('history.last'), onclick: () => go(N) },
               '»',
             ),
+            speedSel,
+            starts.length > 1 ? jump : null,
             counter,
             slider,
           ),
