@@ -5,10 +5,12 @@ view throughout. The player's own hand is named during play."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from .harness import LiveServer, hold_showdowns, shot, table_id
+from .harness import LiveServer, hold_showdowns, shot, sign_up, table_id
 from .test_fit import POKER_DECISIONS, put
 from .test_layout import SIZES
 from .test_words import start_poker
@@ -110,3 +112,28 @@ def test_the_showdown_is_a_moment_and_the_next_deal_comes_clear_of_it(
     expect(showdown).to_be_hidden()
     assert page.evaluate(COVERED) == []
     shot(page, f"poker-next-deal-{size}-{lang}")
+
+
+def test_poker_tables_speak_italian_in_the_lobby_and_at_the_table(
+    page: Page, live: LiveServer
+) -> None:
+    """A table created without a name is the game's table in the player's language, and the
+    computer's default items are named in it, in the create form as at the table."""
+    sign_up(page, live, "italo")
+    page.locator("button[data-lang=it]").click()
+    page.get_by_test_id("game-poker").check(force=True)
+    page.get_by_test_id("poker-preset").select_option("classic")
+    expect(page.get_by_test_id("poker-items")).to_have_value(re.compile(r"^cappello, sciarpa"))
+    page.get_by_test_id("decision-seconds").fill("120")
+    page.get_by_test_id("create-submit").click()
+    page.locator("[data-action=start]").click()
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    tid = table_id(page)
+    expect(page.locator(".table-title")).to_have_text(f"Tavolo Poker a 5 carte #{tid}")
+    expect(page.get_by_test_id("items").locator("li").first).to_contain_text("cappello")
+    # the items the form showed in Italian reached the table as the default ones
+    assert "items" not in (live.server.tables[tid].config.get("options") or {})
+    page.evaluate("location.hash = '#/lobby'")
+    row = page.locator(f".table-row[data-table='{tid}'] h3")
+    expect(row).to_have_text(f"Tavolo Poker a 5 carte #{tid}")
+    shot(page, "lobby-italian-1366x860")

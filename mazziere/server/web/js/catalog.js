@@ -2,6 +2,7 @@
 // generates from the rules (mazziere.catalog). Fetched once per page load and kept; the client
 // copies no rule facts (presets, seat limits, choices, levels, decks, stakes).
 import { get } from './api.js';
+import { t } from './i18n.js';
 
 let data = null;
 let pending = null;
@@ -35,4 +36,15 @@ export function gameInfo(cat, game) {
 /** One preset of a game ({name, doc, min_players, max_players, match, values, ...}). */
 export function presetInfo(cat, game, preset) {
   return byName(gameInfo(cat, game)?.presets, preset);
+}
+
+/**
+ * A table's name as the lobby and the table's page show it: as its creator typed it, or, for
+ * a table created without one, the game's table in the player's language ("Tavolo UNO"). The
+ * server's own default name of a table kept before ("uno table") counts as none.
+ */
+export function tableName(row) {
+  const name = String(row?.name ?? '').trim();
+  if (name && name !== `${row.game} table`) return name;
+  return t('table.unnamed', { game: t(`game.${row?.game}`) });
 }

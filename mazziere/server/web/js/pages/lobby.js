@@ -1,6 +1,7 @@
 // The lobby: open tables with their seats, and the form that creates a table.
 import { ApiError, get, post, session } from '../api.js';
-import { byName, catalogNow, gameInfo, loadCatalog, presetInfo } from '../catalog.js';
+import { byName, catalogNow, gameInfo, loadCatalog, presetInfo, tableName } from '../catalog.js';
+import { itemCode, itemName } from '../games/poker/events.js';
 import { has, money, t } from '../i18n.js';
 import { clear, errorText, field, fill, h, showError } from '../ui.js';
 
@@ -360,12 +361,13 @@ const POKER_FEATURED = ['ante', 'bankroll', 'max_raises', 'item_value'];
 /** The computer's items as a list field: names separated by commas ("hat, scarf, watch"). */
 function itemsInput(o) {
   const el = h('input', { type: 'text', name: o.name, title: o.doc, 'data-testid': 'poker-items', spellcheck: 'false' });
+  // the default items in the player's language; one of them typed back travels as its code
   el.readValue = () =>
     el.value
       .split(',')
-      .map((x) => x.trim())
+      .map((x) => itemCode(x.trim()))
       .filter(Boolean);
-  el.setValue = (names) => (el.value = (names || []).join(', '));
+  el.setValue = (names) => (el.value = (names || []).map((n) => itemName(n)).join(', '));
   return el;
 }
 
@@ -500,7 +502,7 @@ export default {
               'div',
               { class: 'table-head' },
               h('span', { class: `badge badge-${tb.game}` }, gameName(tb.game)),
-              h('h3', {}, tb.name, h('span', { class: 'muted' }, ` #${tb.id}`)),
+              h('h3', {}, tableName(tb), h('span', { class: 'muted' }, ` #${tb.id}`)),
               h('span', { class: `status status-${tb.status}` }, t(`status.${tb.status}`)),
             ),
             h(

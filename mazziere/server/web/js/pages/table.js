@@ -4,6 +4,7 @@
 // The whole table is redrawn from the merged update, so a reconnection (the server sends a
 // full update) restores it as the server sees it.
 import { get, post, session } from '../api.js';
+import { tableName } from '../catalog.js';
 import { hands, eventOf } from '../events.js';
 import { VIEWS } from '../games/index.js';
 import { LogPanel, leadsEvents, unseenNotes } from '../games/log.js';
@@ -167,7 +168,7 @@ export default {
         );
       return;
     }
-    this.title.textContent = `${this.summary.name} #${this.id}`;
+    this.title.textContent = `${tableName(this.summary)} #${this.id}`;
     this.setGame(this.summary.game);
     if (this.mem.last) this.render(this.mem.last);
   },

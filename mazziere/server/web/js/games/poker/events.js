@@ -73,10 +73,21 @@ function describePoker(e, who, node, ctx) {
   }
 }
 
-/** A pledgeable item's name (hat, scarf...), translated when known. */
+/** The default items' codes (their words are poker.item.<code>). */
+const ITEM_CODES = ['hat', 'scarf', 'jacket', 'gloves', 'watch', 'boots'];
+
+/** A pledgeable item's name: a default item's (by its code) in the player's language, else as
+ * its table's creator typed it. */
 export function itemName(name) {
   const key = `poker.item.${name}`;
   return has(key) ? t(key) : String(name || '').replaceAll('_', ' ');
+}
+
+/** An item's name as typed in the player's language, back to a default item's code when it
+ * names one ("cappello" -> "hat"); any other name as typed. */
+export function itemCode(typed) {
+  const low = String(typed).toLocaleLowerCase();
+  return ITEM_CODES.find((c) => itemName(c).toLocaleLowerCase() === low) ?? typed;
 }
 
 /** A structured poker action ({text, kind, amount?, cards?}) by the seed's button names. */

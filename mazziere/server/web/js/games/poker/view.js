@@ -221,10 +221,10 @@ export class PokerView extends TableView {
           'li',
           {
             class: `item item-${itemState(it)}`,
-            title: `${itemName(it.name)} — ${t(`poker.item_state.${itemState(it)}`)} (${t('poker.chips', { n: it.value })})`,
+            title: `${itemName(it.code || it.name)} — ${t(`poker.item_state.${itemState(it)}`)} (${t('poker.chips', { n: it.value })})`,
             'data-state': itemState(it),
           },
-          h('span', { class: 'item-name' }, itemName(it.name)),
+          h('span', { class: 'item-name' }, itemName(it.code || it.name)),
           h('span', { class: 'item-state' }, t(`poker.item_state.${itemState(it)}`)),
         ),
       ),
