@@ -127,11 +127,13 @@ export function pagedTable(columns, load, { testid, empty } = {}) {
       count += page.items.length;
       cursor = page.next ?? null;
       status.hidden = count > 0;
+      table.hidden = count === 0; // no column names over nothing
       status.className = 'empty';
       status.textContent = empty || t('admin.none');
       more.hidden = cursor === null || cursor === undefined;
     } catch (e) {
       status.hidden = false;
+      table.hidden = count === 0;
       status.className = 'form-error';
       status.textContent = errorWords(e);
     } finally {

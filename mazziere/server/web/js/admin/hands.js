@@ -79,6 +79,8 @@ export default {
         h('dt', {}, t('admin.col.table')),
         h('dd', {}, `#${hand.table}`),
         hand.started_at ? [h('dt', {}, t('admin.col.started')), h('dd', {}, dateTime(hand.started_at))] : null,
+        h('dt', {}, t('admin.col.ended')),
+        h('dd', {}, hand.ended_at ? dateTime(hand.ended_at) : t('admin.unfinished')),
         players.length
           ? [h('dt', {}, t('admin.col.seats')), h('dd', {}, players.map((_, s) => nameOf(s)).join(', '))]
           : null,
@@ -93,6 +95,7 @@ export default {
         'section',
         { class: 'panel admin-section' },
         h('h2', { class: 'panel-title' }, t('admin.steps', { n: hand.steps.length })),
+        hand.initial ? h('div', { class: 'deal' }, h('h3', { class: 'panel-title' }, t('admin.dealt')), handsOf(hand.initial, hand.game, ctx)) : null,
         h('ol', { class: 'admin-steps', 'data-testid': 'hand-steps' }, hand.steps.map((s, i) => this.step(s, i, hand, ctx))),
       ),
     );
@@ -129,7 +132,17 @@ export default {
         step.actor && step.actor !== 'player' ? h('span', { class: 'tag' }, step.actor) : null,
         h('span', { class: 'step-action' }, how),
       ),
+      step.moves?.length
+        ? h(
+            'p',
+            { class: 'step-moves' },
+            t('admin.moves'),
+            ' ',
+            step.moves.map((m, k) => [k ? ', ' : '', actionWords(hand.game, m, ctx.name)]),
+          )
+        : null,
       events.length ? h('ul', { class: 'step-events' }, events) : null,
+      step.views ? h('details', { class: 'step-views' }, h('summary', {}, t('admin.hands_after')), handsOf(step.views, hand.game, ctx)) : null,
     );
   },
 };
@@ -149,14 +162,33 @@ function eventLine(e, game, ctx) {
     return String(v);
   };
   const parts = [];
+  // an event shown to one seat only (its own cards): for whom
+  if (e.only !== undefined && e.only !== null)
+    parts.push(h('span', { class: 'tag', title: t('admin.only_for', { name: ctx.name(Number(e.only)) }) }, `→ ${ctx.name(Number(e.only))}`), ' ');
   if (e.seat !== undefined && e.seat !== null) parts.push(h('strong', {}, ctx.name(Number(e.seat))), ' ');
   parts.push(h('code', { class: 'event-type' }, e.type));
   for (const [k, v] of Object.entries(e)) {
-    if (k === 'type' || k === 'seat' || v === null || v === undefined) continue;
+    if (k === 'type' || k === 'seat' || k === 'only' || v === null || v === undefined || v === false) continue;
     if (CARD_FIELDS.has(k) && (typeof v === 'string' || Array.isArray(v)) && String(v) !== '')
       parts.push(' ', h('span', { class: 'event-field' }, `${k} `, chips(v)));
     else
       parts.push(' ', h('span', { class: 'event-field muted' }, `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`));
   }
   return h('span', { class: 'event-line' }, parts);
+}
+
+/** Every seat's cards from its view (a list of views by seat), and the card on the pile. */
+function handsOf(views, game, ctx) {
+  const mini = game === 'poker' ? miniPoker : miniUno;
+  const top = views.find((v) => v?.top)?.top;
+  return h(
+    'ul',
+    { class: 'seat-hands' },
+    views.map((v, s) =>
+      v && Array.isArray(v.hand)
+        ? h('li', {}, h('strong', {}, ctx.name(s)), ' ', h('span', { class: 'mini-list' }, v.hand.map(mini)))
+        : null,
+    ),
+    top && game !== 'poker' ? h('li', { class: 'muted' }, t('admin.on_pile'), ' ', mini(top)) : null,
+  );
 }

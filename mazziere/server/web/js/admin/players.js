@@ -7,6 +7,8 @@ import { auditTable } from './audit.js';
 import { PERM, askReason, dataTable, errorWords, pagedTable, signedMoney } from './common.js';
 
 const PAGE = 25;
+/** The roles an admin may give (the server's roles.ROLES). */
+const ROLES = ['player', 'support', 'operator', 'auditor', 'admin'];
 
 /** A player's status as a badge (active, suspended). */
 export function statusBadge(status) {
@@ -109,6 +111,7 @@ export const accountPage = {
         ),
       );
     }
+    if (admin.can(PERM.roles)) add(actions, this.roleControl(p, admin));
     if (admin.can(PERM.adjust))
       add(actions, h('a', { class: 'btn', href: `#/money?account=${p.id}`, 'data-testid': 'adjust' }, t('admin.adjust')));
     fill(
@@ -164,8 +167,7 @@ export const accountPage = {
   },
 
   logins(p) {
-    if (!p.logins?.length) return h('p', { class: 'empty' }, t('admin.logins_none'));
-    return dataTable(
+    return pagedTable(
       [
         { label: 'admin.col.when', cell: (l) => dateTime(l.at) },
         { label: 'admin.col.address', cell: (l) => l.address || '—' },
@@ -174,8 +176,13 @@ export const accountPage = {
           cell: (l) => h('span', { class: l.ok ? 'plus' : 'minus' }, t(l.ok ? 'admin.login_ok' : 'admin.login_refused')),
         },
       ],
-      p.logins,
-      { 'data-testid': 'logins' },
+      async (before) => {
+        const params = new URLSearchParams({ limit: '10' });
+        if (before !== null) params.set('before', String(before));
+        const r = await get(`/api/admin/players/${p.id}/logins?${params}`);
+        return { items: r.logins, next: r.next };
+      },
+      { testid: 'logins', empty: t('admin.logins_none') },
     );
   },
 
@@ -198,7 +205,7 @@ export const accountPage = {
         const r = await get(`/api/admin/players/${p.id}/ledger?${params}`);
         return { items: r.entries, next: r.next };
       },
-      { testid: 'ledger' },
+      { testid: 'ledger', empty: t('admin.ledger_none') },
     );
   },
 
@@ -217,7 +224,43 @@ export const accountPage = {
         const r = await get(`/api/admin/players/${p.id}/hands?${params}`);
         return { items: r.hands, next: r.next };
       },
-      { testid: 'player-hands' },
+      { testid: 'player-hands', empty: t('admin.hands_none') },
+    );
+  },
+
+  /** An admin gives the account another role (with a reason, in the audit log). */
+  roleControl(p, admin) {
+    const select = h(
+      'select',
+      { 'aria-label': t('admin.col.role'), 'data-testid': 'role-select' },
+      ROLES.map((r) => h('option', { value: r, selected: r === p.role }, roleText(r))),
+    );
+    const change = async () => {
+      const role = select.value;
+      if (role === p.role) return;
+      const reason = await askReason({
+        title: t('admin.role_title', { name: p.username }),
+        text: t('admin.role_text', { from: roleText(p.role), to: roleText(role) }),
+        confirm: t('admin.role_change'),
+        danger: false,
+      });
+      if (reason === null) {
+        select.value = p.role;
+        return;
+      }
+      try {
+        await post(`/api/admin/players/${p.id}/role`, { role, reason });
+        toast(t('admin.role_set', { name: p.username, role: roleText(role) }), 'ok');
+      } catch (e) {
+        toast(errorWords(e), 'error');
+      }
+      admin.go(`/players/${p.id}`);
+    };
+    return h(
+      'span',
+      { class: 'role-control' },
+      select,
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'role-change', onclick: change }, t('admin.role_change')),
     );
   },
 

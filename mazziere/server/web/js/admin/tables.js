@@ -72,7 +72,7 @@ export default {
       this.box,
       dataTable(
         [
-          { label: 'admin.col.table', cls: 'num', cell: (x) => `#${x.id}` },
+          { label: 'admin.col.table', cell: (x) => h('span', {}, `#${x.id}`, x.name ? h('span', { class: 'muted table-name' }, ` ${x.name}`) : null) },
           {
             label: 'admin.col.game',
             cell: (x) =>
@@ -85,7 +85,7 @@ export default {
           },
           { label: 'admin.col.seats', cell: seatsCell },
           { label: 'admin.col.owner', cell: (x) => h('code', {}, x.owner ?? '—') },
-          { label: 'admin.col.age', cls: 'num', cell: (x) => duration(x.age_s) },
+          { label: 'admin.col.age', cls: 'num', cell: (x) => (x.age_s === null || x.age_s === undefined ? '—' : duration(x.age_s)) },
           { label: 'admin.col.last_action', cell: (x) => (x.last_action_at ? dateTime(x.last_action_at) : '—') },
           {
             label: 'admin.col.status',
