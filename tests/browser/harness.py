@@ -171,10 +171,10 @@ def log_in(page: Page, live: LiveServer, name: str) -> None:
     page.get_by_test_id("table-list").wait_for()
 
 
-def hold_showdowns(page: Page) -> None:
-    """A poker showdown stays on the table until the player goes on to the next deal (the page
-    ends it by itself after a few seconds otherwise): a test can look at it at leisure."""
-    page.evaluate("localStorage.setItem('mazziere.showdown_ms', '600000')")
+def hold_moments(page: Page) -> None:
+    """A moment (a poker showdown, a UNO hand's result) stays until the player goes on (the
+    page ends it by itself after a few seconds otherwise): a test can look at it at leisure."""
+    page.evaluate("localStorage.setItem('mazziere.moment_ms', '600000')")
 
 
 def state_no(page: Page) -> int:

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .harness import LiveServer, hold_showdowns, shot, sign_up, table_id, wait_state_after
+from .harness import LiveServer, hold_moments, shot, sign_up, table_id, wait_state_after
 from .positions import put_position
 from .test_uno import create_uno_table
 
@@ -242,7 +242,7 @@ def test_poker_decisions_fit_the_window(page: Page, live: LiveServer, size: str)
             page.locator("[data-testid=hand] button.card").nth(4).click()
         assert_fits(page, f"poker-{case}-{size}", parts)
     # SEE: the showdown in the pot's place, both hands face up, the way on to the next deal
-    hold_showdowns(page)
+    hold_moments(page)
     page.locator("[data-testid=actions] [data-action=see]").click()
     showdown = page.get_by_test_id("showdown")
     expect(showdown).to_be_visible()

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from .harness import LiveServer, hold_showdowns, shot, state_no, wait_state_after
+from .harness import LiveServer, hold_moments, shot, state_no, wait_state_after
 from .test_layout import SIZES
 from .test_words import start_poker
 
@@ -74,7 +74,7 @@ def test_a_replay_shows_the_showdown_at_its_step_and_plays_a_long_match_quickly(
 ) -> None:
     page.set_viewport_size(SIZES[size])
     start_poker(page, live, f"rita{size.replace('x', '_')}")
-    hold_showdowns(page)
+    hold_moments(page)
     play_to_a_showdown(page)
     page.evaluate("location.hash = '#/history'")
     page.locator("[data-testid^=replay-]").first.click()

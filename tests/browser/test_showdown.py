@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .harness import LiveServer, hold_showdowns, shot, sign_up, table_id
+from .harness import LiveServer, hold_moments, shot, sign_up, table_id
 from .test_fit import POKER_DECISIONS, put
 from .test_layout import SIZES
 from .test_words import start_poker
@@ -70,7 +70,7 @@ def test_the_showdown_is_a_moment_and_the_next_deal_comes_clear_of_it(
     tid = start_poker(page, live, f"sid{lang}")
     # the language chosen (on a phone the table has no site bar: the choice is stored)
     page.evaluate("(lang) => localStorage.setItem('mazziere.lang', lang)", lang)
-    hold_showdowns(page)
+    hold_moments(page)
     page.reload()
     page.locator("[data-testid=hand] .card").first.wait_for()
     words = WORDS[lang]

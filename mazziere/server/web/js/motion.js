@@ -86,3 +86,39 @@ export function fly(node, from, to, delay = 0) {
   done.then(() => flights.delete(done));
   return done;
 }
+
+/**
+ * How long a moment stays (a showdown, a hand's result) before the game goes on, in ms: `base`
+ * at the normal speed, shorter when faster; or as stored under `mazziere.moment_ms` (a player
+ * who reads slowly, a test that looks at it at leisure).
+ */
+export function momentMs(base) {
+  const stored = Number(localStorage.getItem('mazziere.moment_ms'));
+  if (stored > 0) return stored;
+  return Math.round(base * (0.5 + 0.5 * Math.min(1, SPEEDS[speed()] / SPEEDS.normal)));
+}
+
+const COLORS = ['#e53935', '#fdd835', '#43a047', '#1e88e5', '#f4c04e'];
+
+/** A short burst of confetti over `el` (a won hand, a won match); none without motion. */
+export function celebrate(el) {
+  if (!travelMs() || !el) return;
+  const burst = h('div', { class: 'celebration', 'aria-hidden': 'true', 'data-testid': 'celebration' });
+  for (let i = 0; i < 28; i++) {
+    const angle = (i / 28) * Math.PI * 2;
+    const reach = 120 + ((i * 37) % 90);
+    const piece = h('span', {
+      class: 'confetti',
+      style: {
+        '--dx': `${Math.round(Math.cos(angle) * reach)}px`,
+        '--dy': `${Math.round(Math.sin(angle) * reach - 60)}px`,
+        '--turn': `${(i * 53) % 360}deg`,
+        background: COLORS[i % COLORS.length],
+        animationDelay: `${(i % 5) * 40}ms`,
+      },
+    });
+    burst.append(piece);
+  }
+  el.append(burst);
+  setTimeout(() => burst.remove(), 2200);
+}

@@ -17,7 +17,7 @@ import { miniPoker, pokerBack, pokerCard } from '../../cards.js';
 import { list, eventOf, reasonText } from '../../events.js';
 import { cap, has, t } from '../../i18n.js';
 import { add, clear, Countdown, fill, h, icon } from '../../ui.js';
-import { fly, SPEEDS, speed, travelMs } from '../../motion.js';
+import { fly, momentMs, travelMs } from '../../motion.js';
 import { TableView } from '../table-view.js';
 import { itemName } from './events.js';
 import { classify, handName, shortName, shownClass } from './hands.js';
@@ -72,14 +72,9 @@ export function showdownOf(events, view) {
   return sd;
 }
 
-/**
- * How long the showdown stays on the table before the next deal, in ms: by the speed setting,
- * or as stored under `mazziere.showdown_ms` (a player who reads slowly, a test that looks).
- */
+/** How long the showdown stays on the table before the next deal, in ms. */
 function showdownMs() {
-  const stored = Number(localStorage.getItem('mazziere.showdown_ms'));
-  if (stored > 0) return stored;
-  return Math.round(1800 + 2600 * (SPEEDS[speed()] ?? 1));
+  return momentMs(4400);
 }
 
 /** What the last deal_started and ante events said (carried-over pot, ante), if anything. */

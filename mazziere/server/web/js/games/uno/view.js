@@ -5,7 +5,7 @@ import { catalogNow, loadCatalog, presetInfo } from '../../catalog.js';
 import { list, reasonText } from '../../events.js';
 import { UnoHand, parseLegal } from '../../hand.js';
 import { t, tt } from '../../i18n.js';
-import { fly, travelMs } from '../../motion.js';
+import { celebrate, fly, momentMs, travelMs } from '../../motion.js';
 import { clear, Countdown, fill, h, icon } from '../../ui.js';
 import { TableView } from '../table-view.js';
 import './events.js';
@@ -55,7 +55,8 @@ export function animateUno(msg, at, previous) {
   const landings = [];
   let k = 0;
   for (const e of msg.events || []) {
-    if (k > 40) break;
+    // the hand is over: its result comes up, and the next hand's deal lies under it unseen
+    if (k > 40 || e.type === 'hand_ended') break;
     if (e.type === 'played') {
       for (const c of list(e.cards)) landings.push([fly(unoCard(c), place(e.seat), at.pile, step * k++), c]);
     } else if (e.type === 'drew' || e.type === 'dealt') {
@@ -107,6 +108,8 @@ export class UnoView extends TableView {
     this.meBar = h('div', { class: 'me-bar' });
     this.scores = h('section', { class: 'panel scores-panel', 'aria-label': t('uno.scores') });
     this.overlay = h('div', { class: 'result-overlay', hidden: true, 'data-testid': 'result' });
+    // between two hands of a match: how the hand ended, before the next one is played
+    this.between = h('div', { class: 'result-overlay hand-result', hidden: true, 'data-testid': 'hand-result' });
     this.waiting = h('div', { class: 'waiting-room', hidden: true, 'data-testid': 'waiting' });
 
     const felt = h(
@@ -126,6 +129,7 @@ export class UnoView extends TableView {
         this.pending,
       ),
       this.waiting,
+      this.between,
       this.overlay,
     );
     const meArea = h('div', { class: 'me-area' }, this.meBar, this.turnLine, this.hand.el, this.buttons);
@@ -150,7 +154,7 @@ export class UnoView extends TableView {
     this.drawButtons();
   }
 
-  draw(msg) {
+  draw(msg, previous) {
     const v = msg.view;
     const watching = msg.seat === null || msg.seat === undefined;
     const me = watching ? 0 : msg.seat;
@@ -276,7 +280,98 @@ export class UnoView extends TableView {
     this.meArea.classList.toggle('my-turn', myTurn);
     this.drawButtons();
     this.drawScores(msg);
-    this.drawResult(msg);
+    this.drawResult(msg, Boolean(previous && previous !== msg && !msg.full));
+    this.drawHandEnd(msg, previous);
+  }
+
+  /**
+   * A hand of a match ended in this update (and the match goes on): once its last card has
+   * landed, the hand's result over the felt: who went out, the points of each hand left, the
+   * running scores and the match's target, a short celebration when this player won; the next
+   * hand is played on "Next hand", or after a pause.
+   */
+  drawHandEnd(msg, previous) {
+    const v = msg.view;
+    const ended = previous && previous !== msg && !msg.full ? (msg.events || []).find((e) => e.type === 'hand_ended') : null;
+    if (!ended) {
+      if (previous !== msg && (msg.full || v.result)) this.endBetween();
+      return;
+    }
+    if (v.result) return; // the match's result says it all
+    this.endBetween();
+    const me = msg.seat;
+    const watching = me === null || me === undefined;
+    const teams = (this.ctx.summary()?.config?.options || {}).teams;
+    const won = !watching && ended.winner !== null && (teams ? Number(ended.winner) % 2 === me % 2 : Number(ended.winner) === me);
+    const points = list(ended.points).map(Number);
+    const scores = list(ended.scores).map(Number);
+    const left = list(ended.hands);
+    const n = (previous?.view?.hand_no ?? v.hand_no - 1) + 1;
+    const name = (s) => (s === me && !watching ? t('common.you_cap') : this.ctx.nameOf(s));
+    const title =
+      ended.winner === null
+        ? t('uno.hand_none', { n })
+        : won
+          ? t('uno.hand_you_won', { n })
+          : t('uno.hand_won_by', { n, who: name(Number(ended.winner)) });
+    const worth = points.reduce((a, p, s) => (s === Number(ended.winner) ? a : a + p), 0);
+    const rows = msg.seats.map((_, s) =>
+      h(
+        'tr',
+        { class: `${s === Number(ended.winner) ? 'winner' : ''}${s === me ? ' me' : ''}`, 'data-seat': s },
+        h('th', { scope: 'row' }, name(s)),
+        h('td', { class: 'left-cards' }, left[s]?.length ? miniUnoList(sortUno(left[s])) : '—'),
+        h('td', { 'data-testid': `hand-points-${s}` }, s === Number(ended.winner) ? `+${worth}` : String(points[s] ?? 0)),
+        h('td', { 'data-testid': `hand-score-${s}` }, teams ? '' : String(scores[s] ?? '')),
+      ),
+    );
+    const next = this.button('next-hand', t('uno.next_hand'), 'btn-primary', () => this.endBetween());
+    fill(
+      this.between,
+      h(
+        'div',
+        { class: `result-card ${won ? 'won' : ''}`, role: 'dialog', 'aria-label': title },
+        h('h2', {}, title),
+        h('p', { class: 'muted', 'data-testid': 'hand-result-match' }, this.matchLine(v, n + 1)),
+        h(
+          'table',
+          { class: 'score-table hand-table' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'col' }, t('uno.player')),
+              h('th', { scope: 'col' }, t('uno.cards_left')),
+              h('th', { scope: 'col' }, t('uno.hand_points')),
+              h('th', { scope: 'col' }, teams ? '' : t('uno.points')),
+            ),
+          ),
+          h('tbody', {}, rows),
+        ),
+        teams
+          ? h('p', {}, scores.map((sc, i) => `${t('uno.team_n', { n: i + 1 })}: ${t('uno.points_n', { n: sc })}`).join(' · '))
+          : null,
+        h('div', { class: 'result-actions' }, next),
+      ),
+    );
+    this.afterMotion(msg, () => {
+      this.between.hidden = false;
+      if (won) celebrate(this.between);
+      this.betweenTimer = setTimeout(() => this.endBetween(), momentMs(7000));
+    });
+  }
+
+  /** The hand's result goes: the next hand is in view. */
+  endBetween() {
+    clearTimeout(this.betweenTimer);
+    this.between.hidden = true;
+  }
+
+  destroy() {
+    clearTimeout(this.betweenTimer);
+    super.destroy();
   }
 
   /** Cards travel: a play from a hand to the pile, a draw from the deck, the deal round the table. */
@@ -365,18 +460,22 @@ export class UnoView extends TableView {
     fill(this.buttons, ...out);
   }
 
-  drawScores(msg) {
-    const v = msg.view;
-    const n = msg.seats.length;
+  /** The match's format and where it stands at hand `n`: "hand 2 · first to 500 points". */
+  matchLine(v, n) {
     const cfg = this.ctx.summary()?.config || {};
     const preset = presetInfo(catalogNow(), 'uno', cfg.preset) || {};
     const o = cfg.options || {};
     const match = o.match || preset.match;
-    let status;
-    if (match === 'single_hand') status = t('uno.opt.match.single_hand');
-    else if (match === 'fixed_hands')
-      status = t('uno.match_hands', { n: (v.hand_no ?? 0) + 1, of: o.fixed_hands || preset.fixed_hands });
-    else status = t('uno.match_target', { n: (v.hand_no ?? 0) + 1, target: o.target || preset.target });
+    if (match === 'single_hand') return t('uno.opt.match.single_hand');
+    if (match === 'fixed_hands') return t('uno.match_hands', { n, of: o.fixed_hands || preset.fixed_hands });
+    return t('uno.match_target', { n, target: o.target || preset.target });
+  }
+
+  drawScores(msg) {
+    const v = msg.view;
+    const n = msg.seats.length;
+    const cfg = this.ctx.summary()?.config || {};
+    const status = this.matchLine(v, (v.hand_no ?? 0) + 1);
     const rows = [];
     const perSeat = v.scores.length === n;
     for (let s = 0; s < n; s++) {
@@ -433,7 +532,7 @@ export class UnoView extends TableView {
     );
   }
 
-  drawResult(msg) {
+  drawResult(msg, fresh = false) {
     const r = msg.view.result;
     if (!r) {
       this.overlay.hidden = true;
@@ -446,7 +545,11 @@ export class UnoView extends TableView {
     const lastHands = this.ctx.lastHands();
     // the result waits for the last card to land on the pile
     this.overlay.hidden = true;
-    this.afterMotion(msg, () => (this.overlay.hidden = false));
+    this.afterMotion(msg, () => {
+      if (!this.overlay.hidden) return;
+      this.overlay.hidden = false;
+      if (won && fresh) celebrate(this.overlay);
+    });
     fill(
       this.overlay,
       h(
