@@ -269,7 +269,8 @@ class LedgerReport:
 async def check(db: AsyncSession) -> LedgerReport:
     """Reconcile: every transaction sums to zero, every book's balance equals the sum of its
     entries, no bounded book is negative, and all balances sum to zero; then the owners of the
-    books (:func:`check_owners`)."""
+    books (:func:`check_owners`) and the back office's adjustments
+    (:func:`mazziere.server.store.adjustments.check`)."""
     rep = LedgerReport()
     rep.transactions = int(await db.scalar(select(func.count(LedgerTxn.id))) or 0)
     rep.entries = int(await db.scalar(select(func.count(LedgerEntry.id))) or 0)
@@ -303,6 +304,9 @@ async def check(db: AsyncSession) -> LedgerReport:
     rep.issued = -int(balances.get(MINT, 0))
     rep.house = int(balances.get(HOUSE, 0))
     rep.problems.extend(await check_owners(db, sorted(set(sums) | set(balances)), balances))
+    from mazziere.server.store import adjustments  # it posts through this module
+
+    rep.problems.extend(await adjustments.check(db))
     return rep
 
 
