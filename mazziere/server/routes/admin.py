@@ -10,7 +10,13 @@ from typing import Any
 from fastapi import APIRouter
 
 from mazziere.server import roles
-from mazziere.server.routes import admin_audit, admin_money, admin_players, admin_tables
+from mazziere.server.routes import (
+    admin_audit,
+    admin_games,
+    admin_money,
+    admin_players,
+    admin_tables,
+)
 from mazziere.server.routes.admin_common import Staff
 from mazziere.server.routes.deps import Srv
 
@@ -32,5 +38,5 @@ async def me(account: Staff, server: Srv) -> dict[str, Any]:
     }
 
 
-for area in (admin_audit, admin_players, admin_tables, admin_money):
+for area in (admin_audit, admin_players, admin_tables, admin_money, admin_games):
     router.include_router(area.router)

@@ -1,7 +1,9 @@
 """``GET /api/catalog``: the games and what a table of each may be created with
 (:mod:`mazziere.catalog`), for the lobby's create form, and the server's limits a client checks
 before it sends (``limits``: a password's and a user name's length, a table name's, the largest
-amount), read from the constants the server enforces. No login needed; computed once."""
+amount), read from the constants the server enforces. No login needed; computed once, then
+offered without the games and presets the back office switched off
+(:mod:`mazziere.server.store.switches`)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from fastapi import APIRouter
 from mazziere.catalog import catalog
 from mazziere.game import TABLE_NAME_MAX
 from mazziere.server import protocol as P
-from mazziere.server.store import accounts
+from mazziere.server.routes.deps import Srv
+from mazziere.server.store import accounts, switches
 
 router = APIRouter()
 
@@ -39,5 +42,7 @@ def limits() -> dict[str, Any]:
 
 
 @router.get("/api/catalog")
-async def get_catalog() -> dict[str, Any]:
-    return cached_catalog()
+async def get_catalog(server: Srv) -> dict[str, Any]:
+    async with server.db.session() as db:
+        off = await switches.disabled(db)
+    return switches.offered(cached_catalog(), off)

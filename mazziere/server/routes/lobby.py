@@ -17,7 +17,7 @@ from mazziere.game import (
 )
 from mazziere.server import protocol as P
 from mazziere.server.routes.deps import Body, Me, Srv
-from mazziere.server.store import table_rows
+from mazziere.server.store import switches, table_rows
 from mazziere.server.table.actor import TableActor
 from mazziere.server.table.errors import TableError
 from mazziere.server.table.verbs import run_op
@@ -74,6 +74,8 @@ async def tables(server: Srv) -> list[dict[str, Any]]:
 async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, Any]:
     req = body.model_dump(exclude_none=True)
     config, seats = find_game(body.game).table_config(req)  # typed errors for a bad request
+    async with server.db.session() as db:  # a game or preset the back office switched off
+        switches.refuse_if_off(await switches.disabled(db), body.game, config.get("preset"))
     config["bot_delay"] = body.bot_delay  # the table's pace, beside its game's config
     token = None
     async with server.db.write() as db:
