@@ -65,3 +65,73 @@ def test_between_two_hands_the_hand_result_comes_with_a_pause(
     page.locator("[data-testid=hand-result] [data-action=next-hand]").click()
     expect(panel).to_be_hidden()
     expect(page.locator("[data-testid=hand] .card")).to_have_count(7)
+
+
+OTHERS3 = "G5,G6,G8/Y1,Y2,Y4/B5,B6,B8"
+MINE = "R1,R5,G2,B7"
+
+
+def banner_says(page: Page, text: str) -> None:
+    banner = page.get_by_test_id("banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text(text)
+    settle_animations(page)
+
+
+@pytest.mark.parametrize("size", TWO_SIZES)
+def test_what_matters_gets_a_banner_and_an_unplayable_card_says_why(
+    page: Page, live: LiveServer, size: str
+) -> None:
+    tid = create_match(page, live, f"bice{size.replace('x', '_')}", size)
+    suffix = size
+
+    # an unplayable card, double-clicked: it shakes, and the banner says why
+    put(page, live, tid, f"uno hands={MINE}/{OTHERS3} discard=R7 draw=*")
+    settle_animations(page)
+    page.locator("[data-testid=hand] .card[data-code=G2]").dblclick(force=True)
+    expect(page.locator("[data-testid=hand] .card[data-code=G2].shake")).to_have_count(1)
+    banner_says(page, "matches neither the colour in play (red) nor the red 7")
+    shot(page, f"moment-why-{suffix}")
+
+    # a +2 landing on this player
+    put(page, live, tid, f"uno hands={MINE}/{OTHERS3} discard=BD2 phase=pending pending=2 draw=*")
+    banner_says(page, "A +2 lands on you!")
+    shot(page, f"moment-pending-{suffix}")
+
+    # a +4 challenged by this player: the verdict in the banner
+    put(
+        page,
+        live,
+        tid,
+        f"uno hands={MINE}/G5,G6,G8/Y1,Y2,Y4/B5,B6,B8,R9 discard=W4,R3 color=G phase=pending"
+        " pending=4 w4by=3 w4legal=0 draw=*",
+    )
+    page.locator("[data-testid=actions] [data-action=challenge]").click()
+    banner_says(page, "You challenge the +4 of Bot 3: guilty!")
+    shot(page, f"moment-challenge-{suffix}")
+
+    # a player caught without UNO (by this player, or by a computer player first)
+    put(
+        page,
+        live,
+        tid,
+        f"uno hands={MINE}/G5/Y1,Y2,Y4/B5,B6,B8 discard=R7 draw=* unoseat=1 unocalled=0",
+    )
+    catch = page.locator("[data-testid=actions] [data-action=catch-1]")
+    if catch.is_visible():
+        catch.click()
+    banner_says(page, "without UNO")
+    shot(page, f"moment-catch-{suffix}")
+
+    # this player skipped: after this player's red 5 the next two draw and pass, the third
+    # plays its only red card, a Skip
+    put(
+        page,
+        live,
+        tid,
+        "uno hands=R1,R5,G2,B7/G6,G8,G9/Y1,Y2,Y4/RS,B6,B8 discard=R7 draw=Y9,Y8,Y7,*",
+    )
+    settle_animations(page)
+    page.locator("[data-testid=hand] .card[data-code=R5]").dblclick()
+    banner_says(page, "You lose your turn.")
+    shot(page, f"moment-skipped-{suffix}")

@@ -209,6 +209,14 @@ export class UnoHand {
       this.playSelection();
     } else if (this.enabled(i) && !this.sel.includes(i)) {
       this.toggle(i);
+    } else if (!this.canStart(i) && !this.canExtend(i)) {
+      // a card that cannot be played now: it shakes, and the table says why
+      const el = this.cards[i];
+      el.classList.remove('shake');
+      void el.offsetWidth; // the animation starts again on a second try
+      el.classList.add('shake');
+      el.addEventListener('animationend', () => el.classList.remove('shake'), { once: true });
+      this.onUnplayable?.(this.codes[i]);
     }
   }
 

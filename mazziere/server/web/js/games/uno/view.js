@@ -2,7 +2,7 @@
 // current colour, direction, whose turn, the countdown, scores and match status.
 import { colorDot, miniUnoList, unoBack, unoCard, unoName } from '../../cards.js';
 import { catalogNow, loadCatalog, presetInfo } from '../../catalog.js';
-import { list, reasonText } from '../../events.js';
+import { describeEvent, list, reasonText } from '../../events.js';
 import { UnoHand, parseLegal } from '../../hand.js';
 import { t, tt } from '../../i18n.js';
 import { celebrate, fly, momentMs, travelMs } from '../../motion.js';
@@ -86,6 +86,10 @@ export class UnoView extends TableView {
       }),
     );
     this.hand.onSelectionChange = () => this.drawButtons();
+    this.hand.onUnplayable = (code) => this.banner([this.whyNot(code)], 'why');
+    // what matters said at once over the felt's top (a challenge, a catch, a skip, a +2 or +4
+    // landing on the player, why a card cannot be played): nothing under it moves
+    this.bannerEl = h('div', { class: 'table-banner', role: 'status', hidden: true, 'data-testid': 'banner' });
     this.countdown = this.own(new Countdown(''));
     this.oppCountdown = this.own(new Countdown(''));
 
@@ -129,6 +133,7 @@ export class UnoView extends TableView {
         this.pending,
       ),
       this.waiting,
+      this.bannerEl,
       this.between,
       this.overlay,
     );
@@ -282,6 +287,53 @@ export class UnoView extends TableView {
     this.drawScores(msg);
     this.drawResult(msg, Boolean(previous && previous !== msg && !msg.full));
     this.drawHandEnd(msg, previous);
+    if (previous && previous !== msg && !msg.full) this.tellEvents(msg, previous);
+  }
+
+  /** The update's events that matter, in a banner: a challenge, a catch, this player skipped,
+   * a +2 or +4 landing on this player. */
+  tellEvents(msg, previous) {
+    const me = msg.seat;
+    const v = msg.view;
+    const lines = [];
+    for (const e of msg.events || []) {
+      const said = (x) => describeEvent(x, this.ctx.log.ctx);
+      if (e.type === 'challenged' || e.type === 'caught' || e.type === 'uno_missed') {
+        const line = h('span', {}, said(e));
+        // the challenged hand, when the server shows it to this player (the challenger)
+        const shown = list(e.hand || e.cards);
+        if (e.type === 'challenged' && shown.length) line.append(' ', miniUnoList(sortUno(shown)));
+        lines.push(line);
+      } else if (e.type === 'skipped' && Number(e.seat) === me) {
+        lines.push(said(e));
+      }
+    }
+    const was = previous.view;
+    const landed = v.phase === 'pending' && v.current === me && !(was?.phase === 'pending' && was?.current === me);
+    if (landed && !v.result) lines.push(t('uno.banner.pending', { n: v.pending }));
+    if (lines.length) this.banner(lines, 'event');
+  }
+
+  /** Show lines in the banner for a few seconds (a newer banner replaces it). */
+  banner(lines, kind) {
+    clearTimeout(this.bannerTimer);
+    fill(this.bannerEl, ...lines.filter(Boolean).map((x) => h('p', {}, x)));
+    this.bannerEl.dataset.kind = kind;
+    this.bannerEl.hidden = false;
+    this.bannerTimer = setTimeout(() => (this.bannerEl.hidden = true), momentMs(3200));
+  }
+
+  /** Why a card of the hand cannot be played now, in words. */
+  whyNot(code) {
+    const v = this.msg?.view;
+    const me = this.msg?.seat;
+    if (!v || v.result) return t('uno.prompt.over');
+    if (v.current !== me) return t('uno.why.not_your_turn', { who: this.ctx.nameOf(v.current) });
+    if (v.phase === 'pending') return t('uno.why.pending', { n: v.pending });
+    if (v.phase === 'color') return t('uno.prompt.first_color');
+    if (v.phase === 'drawn') return t('uno.why.drawn', { card: unoName(v.drawn) });
+    if (code === 'W4') return t('uno.why.wild4', { color: t(`color.${v.color}`) });
+    return t('uno.why.no_match', { card: unoName(code), top: unoName(v.top), color: t(`color.${v.color}`) });
   }
 
   /**
@@ -371,6 +423,7 @@ export class UnoView extends TableView {
 
   destroy() {
     clearTimeout(this.betweenTimer);
+    clearTimeout(this.bannerTimer);
     super.destroy();
   }
 
