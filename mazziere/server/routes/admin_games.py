@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import UTC, date, datetime
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
 from pydantic import field_validator, model_validator
 
 from mazziere.catalog import presets_of
 from mazziere.game import REGISTRY
-from mazziere.server.routes.admin_common import GameSwitcher, Reason, Staff, actor
+from mazziere.server.routes.admin_common import (
+    GameSwitcher,
+    Reason,
+    Staff,
+    actor,
+    csv_answer,
+    malformed,
+)
 from mazziere.server.routes.deps import Srv
-from mazziere.server.store import audit, switches
+from mazziere.server.store import audit, reports, switches
 
 router = APIRouter()
 
@@ -66,3 +75,40 @@ async def switch(
             {"enabled": was}, {"enabled": body.enabled, "reason": body.reason},
         )  # fmt: skip
     return {"game": body.game, "preset": body.preset, "enabled": body.enabled}
+
+
+REPORT_COLUMNS = (
+    "day",
+    "game",
+    "stakes_cents",
+    "payouts_cents",
+    "ggr_cents",
+    "rounds",
+    "players",
+)
+MAX_REPORT_DAYS = 366
+
+
+@router.get("/reports/daily", response_model=None)
+async def daily(
+    account: Staff,
+    server: Srv,
+    first: Annotated[date | None, Query(alias="from")] = None,
+    last: Annotated[date | None, Query(alias="to")] = None,
+    format: Literal["json", "csv"] = "json",
+) -> dict[str, Any] | Response:
+    """Per game and day (UTC) from ``from`` to ``to`` (inclusive; default today, at most a
+    year): stakes, payouts, gross gaming revenue, settled rounds and players; as JSON or a
+    CSV download."""
+    today = datetime.now(UTC).date()
+    first, last = first or last or today, last or first or today
+    if last < first:
+        raise malformed(("query", "to"), "the report's last day comes after its first")
+    if (last - first).days >= MAX_REPORT_DAYS:
+        raise malformed(("query", "to"), f"a report covers at most {MAX_REPORT_DAYS} days")
+    async with server.db.session() as db:
+        rows = await reports.daily(db, first, last)
+    if format == "csv":
+        name = f"daily-{first.isoformat()}-{last.isoformat()}.csv"
+        return csv_answer(name, REPORT_COLUMNS, ([r[c] for c in REPORT_COLUMNS] for r in rows))
+    return {"from": first.isoformat(), "to": last.isoformat(), "rows": rows}
