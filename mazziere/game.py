@@ -272,6 +272,12 @@ class TableGame(ABC):
     def setup(self) -> dict[str, Any]:
         """Everything besides the seed and the actions needed to rebuild this game."""
 
+    def dealt_events(self) -> list[TextEvent]:
+        """The events of the deal, before any action (what the seed dealt: each seat's cards,
+        the first card turned), in full; a game whose deal is itself a step has none. Read by
+        the verification of a hand (:mod:`mazziere.verify`), never on a table's hot path."""
+        return []
+
     # --- playing
     @property
     @abstractmethod

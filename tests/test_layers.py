@@ -90,6 +90,7 @@ RULES_MODULES = (
     "mazziere.wire",
     "mazziere.fields",
     "mazziere.catalog",
+    "mazziere.verify",
 )
 """Modules of the rules layer outside the rules packages."""
 _IMPORT_ALONE = """

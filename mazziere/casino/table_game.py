@@ -31,6 +31,7 @@ from mazziere.casino.events import MultiplierChanged, RoundEnded
 from mazziere.casino.round import CasinoRound, CasinoView
 from mazziere.errors import GameOver, IllegalAction, NotYourTurn
 from mazziere.game import Step, TableGame, TableRules, event_rows, seed_rng
+from mazziere.textevents import TextEvent
 from mazziere.uno import Action
 from mazziere.uno import actions as A
 from mazziere.uno.events import Event
@@ -88,6 +89,11 @@ class CasinoTableGame(TableGame):
         if self.paced_bank:
             out["paced_bank"] = True
         return out
+
+    def dealt_events(self) -> list[TextEvent]:
+        """The round's deal (and, for a hand recorded before the bank was paced, the bank's
+        first moves), as dealt from the seed."""
+        return list(self.start_events)
 
     @classmethod
     def from_setup(cls, setup: dict[str, Any], seed: str) -> CasinoTableGame:

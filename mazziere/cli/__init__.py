@@ -12,6 +12,7 @@ import typer
 
 from mazziere.cli.admin import admin_app
 from mazziere.cli.casino import certify, rtp
+from mazziere.cli.fairness import attest, verify
 from mazziere.cli.poker import play_poker, sim_poker
 from mazziere.cli.position import position
 from mazziere.cli.server import ledger_app, serve, server_help
@@ -37,6 +38,8 @@ sim_app.command("poker")(sim_poker)
 app.command("serve", help=server_help)(serve)
 app.command("rtp")(rtp)
 app.command("position")(position)
+app.command("verify")(verify)
+app.command("attest")(attest)
 app.add_typer(ledger_app, name="ledger")
 app.add_typer(admin_app, name="admin")
 certify_app = typer.Typer(

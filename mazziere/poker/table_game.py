@@ -20,6 +20,7 @@ from mazziere.poker.bots import LEVELS, find_bot
 from mazziere.poker.events import Event
 from mazziere.poker.options import DEFAULT_ITEMS, Rules
 from mazziere.poker.presets import find_preset
+from mazziere.textevents import TextEvent
 
 HUMAN, COMPUTER = 0, 1
 DEFAULT_LEVEL = "normal"
@@ -109,6 +110,10 @@ class PokerTableGame(TableGame):
         }
         playable(poker_rules(config))
         return config, 2
+
+    def dealt_events(self) -> list[TextEvent]:
+        """The game's start (antes, pledges, deal 1), dealt again from the seed."""
+        return list(poker.new_game_with_events(self.rules, seed_rng(self.seed))[1])
 
     @classmethod
     def from_setup(cls, setup: dict[str, Any], seed: str) -> PokerTableGame:

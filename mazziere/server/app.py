@@ -26,6 +26,8 @@ from mazziere.poker.bots.registry import warm as warm_poker_bots
 from mazziere.server.context import Server, Settings
 from mazziere.server.roles import BackOfficeError
 from mazziere.server.routes import accounts, admin, admin_rtp, catalog, history, live, lobby, ops
+from mazziere.server.routes import attest as attest_routes
+from mazziere.server.routes import verify as verify_routes
 from mazziere.server.store import table_rows
 from mazziere.server.store.accounts import AuthError, PolicyError, UsernameTaken
 from mazziere.server.table.actor import TableActor
@@ -103,6 +105,8 @@ STATUS = {
     "suspended": 403,
     "forbidden": 403,
     "not_found": 404,
+    "hand_in_progress": 409,
+    "software_unattested": 503,
 }
 """HTTP status of a typed error by its code (default 400)."""
 
@@ -144,6 +148,8 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await server.db.migrate()
+        await server.attestation.check(server)  # its own files, before any table opens
+        server.attestation.schedule(server)
         await asyncio.to_thread(warm_poker_bots)  # before any table runs (its docstring)
         if server.cluster is not None:  # several processes: take the tables no one holds
             await server.cluster.start()
@@ -162,6 +168,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
             )
         yield
         server.accepting = False
+        server.attestation.stop()
         monitor.cancel()
         await asyncio.gather(monitor, return_exceptions=True)
         if sweeper is not None:
@@ -182,6 +189,8 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
     app.state.server = server
     for area in (ops, accounts, catalog, lobby, history, admin, admin_rtp):
         app.include_router(area.router)
+    app.include_router(attest_routes.router)  # the server's own files (docs/security.md)
+    app.include_router(verify_routes.router)  # rounds anyone can verify (docs/verify.md)
 
     @app.exception_handler(MazziereError)
     async def _typed_error(_: Request, exc: MazziereError) -> JSONResponse:

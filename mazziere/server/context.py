@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from mazziere.server.attestation import Attestation
 from mazziere.server.clock import Clock, RealClock
 from mazziere.server.cluster import Cluster
 from mazziere.server.hub import Hub
@@ -43,6 +44,8 @@ class Server:
         self.seating = Seating(self.cluster)
         self.monitor = Monitor(settings, self.db, self.metrics, self.cluster)
         """The ledger check and the RTP watch (:mod:`mazziere.server.monitoring`)."""
+        self.attestation = Attestation()
+        """The last check of this process's files (docs/security.md "Attested software")."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self.accepting = False
         from mazziere.server.store.accounts import Verifier, make_hasher

@@ -36,11 +36,20 @@ class Jobs(Protocol):
     def later(self, delay: float, job: Callable[[], Awaitable[Any]]) -> Timer: ...
 
 
+class MoneyGate(Protocol):
+    """Whether money tables may open (:class:`mazziere.server.attestation.Attestation`)."""
+
+    def require_for_money(self) -> None: ...
+
+
 class ActorRuntime(Jobs, Protocol):
-    """What a table actor uses: settings, database, clock, metrics, jobs, an outbox and the
-    seating directory it keeps up to date."""
+    """What a table actor uses: settings, database, clock, metrics, jobs, an outbox, the
+    seating directory it keeps up to date and the gate of money tables."""
 
     seating: Seating
+
+    @property
+    def attestation(self) -> MoneyGate: ...
 
     @property
     def cluster(self) -> ClusterPort | None: ...

@@ -158,10 +158,13 @@ class HandStarted(_Note, tag="hand_started"):
 
 
 class HandOver(_Note, tag="hand_over"):
-    """Hand record ``hand`` is over; ``result`` is the game's outcome (winner, reason...)."""
+    """Hand record ``hand`` is over; ``result`` is the game's outcome (winner, reason...);
+    ``seed`` is its seed, revealed now: its SHA-256 is the commitment of ``hand_started``, and
+    the hand replays from it (docs/verify.md)."""
 
     hand: int
     result: dict[str, Any]
+    seed: str | None = None
 
 
 class TimedOut(_Note, tag="timed_out"):

@@ -111,6 +111,10 @@ class Settings:
     distribution sets the RTP watch's bands; default the source tree's, else the widest
     volatility the payouts allow (:mod:`mazziere.server.rtp_monitor`)."""
 
+    attest_seconds: float = 86400.0
+    """How often the server checks its own files against the accepted manifest (also at
+    start); while they differ money tables do not open (:mod:`mazziere.server.attestation`)."""
+
     def check(self) -> None:
         """Refuse settings that cannot work together, with a clear message."""
         sqlite = self.url().startswith("sqlite")

@@ -11,7 +11,17 @@ from mazziere.cards.uno import Card
 from mazziere.fields import check_values
 from mazziere.game import Step, TableGame, TableRules, bot_random, event_rows, seed_rng
 from mazziere.textevents import TextEvent
-from mazziere.uno import Action, Phase, Rules, State, apply, find_preset, new_game, view
+from mazziere.uno import (
+    Action,
+    Phase,
+    Rules,
+    State,
+    apply,
+    find_preset,
+    new_game,
+    new_game_with_events,
+    view,
+)
 from mazziere.uno import actions as A
 from mazziere.uno.autoplay import choose_autoplay
 from mazziere.uno.bots import find_bot
@@ -122,6 +132,10 @@ class UnoTableGame(TableGame):
             "players": self.players,
             "bots": {str(k): v for k, v in self.bots.items()},
         }
+
+    def dealt_events(self) -> list[TextEvent]:
+        """The match's start (dealer choice, deal, first card), dealt again from the seed."""
+        return list(new_game_with_events(self.rules, self.players, seed_rng(self.seed))[1])
 
     @classmethod
     def from_setup(cls, setup: dict[str, Any], seed: str) -> UnoTableGame:

@@ -4,6 +4,7 @@ error with a code and changes nothing; a client only ever receives its own view.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -139,7 +140,8 @@ async def test_no_message_leaks_another_seats_cards_or_the_deck(
     db_url: str, tmp_path: Path
 ) -> None:
     """Records every message of several full games and finds no card of another seat and no
-    deck order in any (hands revealed at the end of a hand excepted, by design)."""
+    deck order in any (hands revealed at the end of a hand excepted, by design), and no seed
+    but the one a ``hand_over`` note reveals, whose SHA-256 is its hand's commitment."""
     async with live_server(db_url, tmp_path) as live:
         a, b = await live.signup("lia"), await live.signup("leo")
         clients = [await live.connect(a["token"]), await live.connect(b["token"])]
@@ -165,8 +167,23 @@ async def test_no_message_leaks_another_seats_cards_or_the_deck(
         for seat, c in enumerate(clients):
             # not vacuous: views of every game were received (a game's length is random)
             assert len({m["table"] for m in c.messages if m["type"] == "table" and m["view"]}) == 3
+            commitments: dict[int, str] = {}
             for m in c.messages:
+                notes = [
+                    *(m.get("log") or []),
+                    *(r["note"] for r in m.get("recent") or [] if r.get("note")),
+                ]
+                commitments |= {
+                    n["hand"]: n["commitment"] for n in notes if n["note"] == "hand_started"
+                }
                 text = json.dumps(m)
+                for n in notes:
+                    if n["note"] == "hand_over":  # the hand is over: its seed is revealed
+                        assert (
+                            hashlib.sha256(bytes.fromhex(n["seed"])).hexdigest()
+                            == commitments[n["hand"]]
+                        )
+                        text = text.replace(json.dumps({"seed": n["seed"]})[1:-1], "")
                 assert 'draw_pile"' not in text and 'seed"' not in text and "w4_legal" not in text
                 if m["type"] != "table":
                     continue

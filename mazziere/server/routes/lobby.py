@@ -73,9 +73,12 @@ async def tables(server: Srv) -> list[dict[str, Any]]:
 @router.post("/tables")
 async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, Any]:
     req = body.model_dump(exclude_none=True)
-    config, seats = find_game(body.game).table_config(req)  # typed errors for a bad request
+    kind = find_game(body.game)
+    config, seats = kind.table_config(req)  # typed errors for a bad request
     async with server.db.session() as db:  # a game or preset the back office switched off
         switches.refuse_if_off(await switches.disabled(db), body.game, config.get("preset"))
+    if kind.table_rules(config).session_money:  # a money table: only on attested software
+        server.attestation.require_for_money()
     config["bot_delay"] = body.bot_delay  # the table's pace, beside its game's config
     token = None
     async with server.db.write() as db:

@@ -232,3 +232,20 @@ class GameSwitch(Base):
     enabled: Mapped[bool] = mapped_column(Boolean)
     changed_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
     changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SoftwareManifest(Base):
+    """A manifest of the package's files accepted as this deployment's software (docs/security.md
+    "Attested software"): recorded at the first start, or by ``mazziere attest --record``; the
+    newest row is the one every process checks its own files against. Rows are only added."""
+
+    __tablename__ = "software_manifests"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    sha256: Mapped[str] = mapped_column(String(64))
+    """The hash of the whole manifest (:attr:`mazziere.attest.Manifest.sha256`)."""
+    version: Mapped[str] = mapped_column(String(40))
+    files: Mapped[list[Any]] = mapped_column(JSON)
+    """``[{"path", "sha256"}, ...]``, sorted by path."""
+    recorded_by: Mapped[str] = mapped_column(String(80))
+    """``first start`` or ``mazziere attest --record``, with the host's name."""

@@ -27,6 +27,7 @@ class CasinoMoney(TableState):
             raise TableError("sit at the table first", "not_seated")
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
             raise TableError("a top-up is a positive number of cents", "bad_amount")
+        self.srv.attestation.require_for_money()
         async with self.srv.db.write() as db:
             await self._fenced(db)
             sid, credit = await money.top_up(db, account, self.id, self.credit_session, amount, key)
@@ -51,6 +52,7 @@ class CasinoMoney(TableState):
             raise TableError("a round is in progress", "round_in_progress")
         if self.credit_session is None:
             raise TableError("top up the session credit first", "no_credit")
+        self.srv.attestation.require_for_money()
         credit = self.credit or 0
         seed = new_seed()
         bots = {i: s.bot for i, s in enumerate(self.seats) if s.bot}

@@ -66,6 +66,7 @@ class TablePlay(CasinoMoney):
         if stake is not None and session is not None:
             self.srv.metrics.money(self.game, staked=stake)
         self.table_game, self.hand_id, self.seq = game, hand_id, 0
+        self.hand_seed = seed
         if credit_after is not None:
             self.credit = credit_after
         self.status = "playing"
@@ -198,7 +199,9 @@ class TablePlay(CasinoMoney):
         if self.table_game.is_over:
             assert self.hand_id is not None
             self.status = "open"
-            self._note(P.HandOver(hand=self.hand_id, result=self.table_game.result()))
+            self._note(
+                P.HandOver(hand=self.hand_id, result=self.table_game.result(), seed=self.hand_seed)
+            )
         self._schedule_decision()
         self._schedule_bot()
 

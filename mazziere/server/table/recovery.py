@@ -45,6 +45,7 @@ class TableRecovery(TablePlay):
         for row in steps:
             game.apply(row.seat, row.action, row.actor)
         self.table_game, self.hand_id, self.seq = game, hand.id, len(steps)
+        self.hand_seed = hand.seed
         self.status = "playing"
         self.state_no += 1
         report["resumed"] = True

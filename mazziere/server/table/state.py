@@ -54,6 +54,8 @@ class TableState:
         self.status = row.status
         self.table_game: TableGame | None = None
         self.hand_id: int | None = None
+        self.hand_seed: str | None = None
+        """The seed of the hand in progress, revealed in its ``hand_over`` note."""
         self.seq = 0
         self.state_no = 0
         self.credit_session: int | None = None
