@@ -78,6 +78,14 @@ def test_the_showdown_is_a_moment_and_the_next_deal_comes_clear_of_it(
     # the player's own hand, named during play
     expect(page.get_by_test_id("my-hand-value")).to_have_text(words["mine"])
 
+    # the amount's quick choices: the least, half the pot of 15 (rounded), the pot, the most
+    amount = page.get_by_test_id("bet-amount")
+    lo, hi = (int(amount.get_attribute(k) or "0") for k in ("min", "max"))
+    for key, want in (("min", lo), ("half", 8), ("pot", 15), ("max", hi)):
+        page.locator(f"[data-action=bet-{key}]").click()
+        expect(amount).to_have_value(str(min(hi, max(lo, want))))
+    shot(page, f"poker-bet-presets-{size}-{lang}")
+
     page.locator("[data-testid=actions] [data-action=see]").click()
     showdown = page.get_by_test_id("showdown")
     expect(showdown).to_be_visible()

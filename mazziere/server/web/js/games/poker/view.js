@@ -340,11 +340,15 @@ export class PokerView extends TableView {
         v.owed ? ` · ${t('poker.owed_n', { n: v.owed })}` : '',
         v.drawn?.[me] >= 0 ? ` · ${t('poker.replaced_n', { n: v.drawn[me] })}` : '',
       ),
-      // what the hand in view is worth: the one shown at a showdown, else the one in play
-      watching ? null : this.handValue(sd ? sd.classes[me] : classify(v.hand, v.deck), v.deck),
       this.clock(this.countdown, myTurn && !sd),
     );
-    this.turnLine.textContent = watching ? '' : sd ? this.showdownPrompt(sd, v) : this.prompt(v, me, myTurn);
+    fill(
+      this.turnLine,
+      watching ? '' : sd ? this.showdownPrompt(sd, v) : this.prompt(v, me, myTurn),
+      // what the hand in view is worth: the one shown at a showdown, else the one in play
+      watching ? null : ' ',
+      watching ? null : this.handValue(sd ? sd.classes[me] : classify(v.hand, v.deck), v.deck),
+    );
     this.turnLine.classList.toggle('my-turn', myTurn && !sd);
     if (sd) this.drawNext(v);
     else this.drawButtons(v, L, me, myTurn);
@@ -425,6 +429,7 @@ export class PokerView extends TableView {
           h('label', {}, t('poker.amount'), ' ', this.amount),
           this.slider,
           h('small', { class: 'muted' }, t('poker.range', { lo, hi })),
+          this.presets(lo, hi, v.pot ?? 0),
           this.amountNote,
         ),
       );
@@ -462,6 +467,37 @@ export class PokerView extends TableView {
       if (!KNOWN.includes(w)) out.push(btn(w, w, '', () => this.send(w)));
     }
     fill(this.buttons, ...out);
+  }
+
+  /** Buttons that put an amount in the field: the least, half the pot, the pot, the most
+   * (each brought into the range the server allows now). */
+  presets(lo, hi, pot) {
+    const put = (n) => {
+      this.amount.value = String(Math.min(hi, Math.max(lo, Math.round(n))));
+      this.slider.value = this.amount.value;
+      this.amountNote.hidden = true;
+    };
+    const chip = (key, n) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'btn btn-ghost btn-small bet-preset',
+          'data-action': `bet-${key}`,
+          disabled: this.locked,
+          title: t('poker.chips', { n: Math.min(hi, Math.max(lo, Math.round(n))) }),
+          onclick: () => put(n),
+        },
+        t(`poker.preset_bet.${key}`),
+      );
+    return h(
+      'div',
+      { class: 'bet-presets', role: 'group', 'aria-label': t('poker.amount') },
+      chip('min', lo),
+      chip('half', pot / 2),
+      chip('pot', pot),
+      chip('max', hi),
+    );
   }
 
   /**
