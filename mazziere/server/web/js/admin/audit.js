@@ -44,7 +44,7 @@ export default {
 };
 
 /** What a line is about, a link to it when the console has a page for it. */
-function targetLink(target) {
+export function targetLink(target) {
   const m = /^(account|hand):(\d+)$/.exec(target || '');
   if (!m) return target ?? '—';
   return h('a', { href: `#/${m[1] === 'account' ? 'players' : 'hands'}/${m[2]}` }, target);

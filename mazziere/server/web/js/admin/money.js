@@ -7,6 +7,9 @@ import { add, field, fill, h, toast } from '../ui.js';
 import { PERM, askReason, dataTable, errorWords, hashQuery, parseEuros, signedMoney } from './common.js';
 
 const STATUSES = ['pending', 'posted', 'rejected'];
+/** The house books an adjustment may move money against (the server's
+ * store/adjustments.HOUSE_BOOKS, which refuses any other). */
+const HOUSE_BOOKS = ['house', 'mint'];
 const view = { status: 'pending' };
 
 export default {
@@ -39,7 +42,11 @@ export default {
       placeholder: '0.00',
       'data-testid': 'adj-amount',
     });
-    const house = h('input', { type: 'text', required: true, value: 'house', maxlength: 64, 'data-testid': 'adj-house' });
+    const house = h(
+      'select',
+      { required: true, 'data-testid': 'adj-house' },
+      HOUSE_BOOKS.map((b) => h('option', { value: b }, t(`admin.book.${b}`))),
+    );
     const reason = h('textarea', { rows: 2, required: true, maxlength: 500, 'data-testid': 'adj-reason' });
     const error = h('p', { class: 'form-error', role: 'alert', 'data-testid': 'adj-error' });
     const submit = h('button', { type: 'submit', class: 'btn btn-primary', 'data-testid': 'adj-submit' }, t('admin.adj_request'));
@@ -133,7 +140,10 @@ export default {
         [
           { label: 'admin.col.id', cls: 'num', cell: (a) => `#${a.id}` },
           { label: 'admin.col.when', cell: (a) => dateTime(a.at) },
-          { label: 'admin.col.account', cell: (a) => h('a', { href: `#/players/${a.account}` }, `#${a.account}`) },
+          {
+            label: 'admin.col.account',
+            cell: (a) => h('a', { href: `#/players/${a.account}` }, a.username ? `${a.username} #${a.account}` : `#${a.account}`),
+          },
           {
             label: 'admin.col.amount',
             cls: 'num',
@@ -142,7 +152,19 @@ export default {
           { label: 'admin.adj_house', cell: (a) => h('code', {}, a.house_account) },
           { label: 'admin.reason', cls: 'wrap', cell: (a) => a.reason },
           { label: 'admin.col.requested_by', cell: (a) => who(a.requested_by) },
-          { label: 'admin.col.approved_by', cell: (a) => who(a.approved_by) },
+          view.status === 'pending'
+            ? null
+            : {
+                label: 'admin.col.approved_by',
+                cls: 'wrap',
+                cell: (a) =>
+                  h(
+                    'span',
+                    {},
+                    who(a.approved_by ?? a.rejected_by),
+                    a.decision_reason ? h('span', { class: 'muted' }, ` — ${a.decision_reason}`) : null,
+                  ),
+              },
           canApprove
             ? {
                 label: '',

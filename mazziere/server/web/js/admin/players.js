@@ -3,7 +3,7 @@
 import { get, post } from '../api.js';
 import { dateTime, has, money, num, t } from '../i18n.js';
 import { add, fill, h, toast } from '../ui.js';
-import { auditTable } from './audit.js';
+import { auditTable, targetLink } from './audit.js';
 import { PERM, askReason, dataTable, errorWords, pagedTable, signedMoney } from './common.js';
 
 const PAGE = 25;
@@ -192,7 +192,7 @@ export const accountPage = {
         { label: 'admin.col.when', cell: (e) => dateTime(e.at) },
         { label: 'admin.col.kind', cell: (e) => (has(`ledger.${e.kind}`) ? t(`ledger.${e.kind}`) : e.kind) },
         { label: 'admin.col.book', cell: (e) => h('code', {}, e.book) },
-        { label: 'admin.col.memo', cell: (e) => e.memo || '' },
+        { label: 'admin.col.memo', cell: (e) => (e.memo ? targetLink(e.memo) : '') },
         {
           label: 'admin.col.amount',
           cls: 'num',
