@@ -135,3 +135,57 @@ def test_what_matters_gets_a_banner_and_an_unplayable_card_says_why(
     page.locator("[data-testid=hand] .card[data-code=R5]").dblclick()
     banner_says(page, "You lose your turn.")
     shot(page, f"moment-skipped-{suffix}")
+
+
+IN_VIEW = """(el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0
+        && r.right <= innerWidth;
+}"""
+
+
+def credit_in_view(page: Page) -> None:
+    """The session's credit is on the screen as it is, without scrolling."""
+    page.evaluate("window.scrollTo(0, 0)")
+    credit = page.locator("[data-testid=credit-now]:visible").first
+    expect(credit).to_contain_text("€")
+    assert credit.evaluate(IN_VIEW), "the credit is off the screen"
+
+
+@pytest.mark.parametrize("size", TWO_SIZES)
+def test_casino_tops_up_first_keeps_the_credit_in_view_and_shows_the_banks_cards(
+    page: Page, live: LiveServer, size: str
+) -> None:
+    page.set_viewport_size(SIZES[size])
+    sign_up(page, live, f"cora{size.replace('x', '_')}")
+    page.get_by_test_id("game-casino").check(force=True)
+    page.get_by_test_id("decision-seconds").fill("120")
+    page.get_by_test_id("create-submit").click()
+    topup = page.get_by_test_id("topup-input")
+    topup.wait_for()
+    tid = table_id(page)
+    # the first visit: money in first (the top-up before the stake), the credit in view
+    top, deal = topup.bounding_box(), page.locator("[data-action=deal]").bounding_box()
+    assert top and deal
+    assert (top["y"], top["x"]) < (deal["y"], deal["x"]), "the stake comes before the top-up"
+    credit_in_view(page)
+    shot(page, f"moment-casino-first-{size}")
+    topup.fill("20")
+    page.locator("[data-action=topup]").click()
+    expect(page.locator("[data-action=deal]")).to_be_enabled()
+    page.get_by_test_id("stake-input").fill("2")
+    page.locator("[data-action=deal]").click()
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    credit_in_view(page)
+
+    # the player's last card ends the round: the bank's cards are shown with the result
+    put(page, live, tid, "casino stake=200 mult=3 uno hands=R1/B5,G6 discard=R7")
+    settle_animations(page)
+    page.locator("[data-testid=hand] .card[data-code=R1]").dblclick()
+    expect(page.get_by_test_id("casino-result")).to_be_visible()
+    left = page.get_by_test_id("bank-left")
+    expect(left).to_contain_text("The bank's cards")
+    expect(left.locator(".mini")).to_have_count(2)
+    credit_in_view(page)
+    settle_animations(page)
+    shot(page, f"moment-casino-round-over-{size}")

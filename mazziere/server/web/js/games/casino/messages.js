@@ -3,6 +3,8 @@
 import { register } from '../../i18n.js';
 
 export const en = {
+  'casino.bank_left': "The bank's cards:",
+  'casino.credit_is': 'credit {credit}',
   // UNO CASINO
   'casino.bank': 'the bank',
   'casino.bank_cards': 'the bank holds {n} cards',
@@ -105,6 +107,8 @@ export const en = {
 };
 
 export const it = {
+  'casino.bank_left': 'Le carte del banco:',
+  'casino.credit_is': 'credito {credit}',
   // UNO CASINO
   'casino.bank': 'il banco',
   'casino.bank_cards': 'il banco ha {n} carte',

@@ -215,6 +215,7 @@ export class CasinoView extends TableView {
     // ---- the result of the round just played
     if (v.result) {
       const r = v.result;
+      const bankLeft = this.ctx.lastHands()?.[1];
       const won = r.winner === 'player';
       this.result.hidden = false;
       // in its place at once (nothing moves), in sight once the last card has landed
@@ -242,6 +243,10 @@ export class CasinoView extends TableView {
         ),
         h('p', { class: 'muted' }, reasonText('round', r.reason)),
         v.hand?.length && !watching ? h('p', { class: 'left-cards' }, t('casino.cards_left'), ' ', miniUnoList(sortUno(v.hand))) : null,
+        // the bank's cards, shown once the round is over (the hand's end reveals them)
+        bankLeft?.length
+          ? h('p', { class: 'left-cards', 'data-testid': 'bank-left' }, t('casino.bank_left'), ' ', miniUnoList(sortUno(bankLeft)))
+          : null,
       );
     } else {
       this.result.hidden = true;
@@ -270,6 +275,8 @@ export class CasinoView extends TableView {
         { class: 'me-meta' },
         t('uno.cards_n', { n: watching ? (v.player_cards ?? 0) : sorted.length }),
         hasRound ? ` · ${t('casino.stake_is', { stake: money(v.stake) })}` : '',
+        watching ? '' : ' · ',
+        watching ? '' : h('span', { 'data-testid': 'credit-now' }, t('casino.credit_is', { credit: money(v.credit ?? 0) })),
       ),
       this.clock(this.countdown, inRound || seen),
     );
@@ -342,7 +349,7 @@ export class CasinoView extends TableView {
       this.stakeBox,
       this.stakeTitle,
       this.stakeNote,
-      h('div', { class: 'stake-forms' }, stakeForm, topupForm),
+      (this.stakeForms = h('div', { class: 'stake-forms' }, stakeForm, topupForm)),
       this.stakeError,
     );
   }
@@ -384,7 +391,14 @@ export class CasinoView extends TableView {
     this.stakeInput.min = (min / 100).toFixed(2);
     this.stakeInput.max = (max / 100).toFixed(2);
     const noCredit = credit === null || credit === undefined || credit < min;
-    this.stakeTitle.textContent = noCredit ? t('casino.open_session') : t('casino.next_round');
+    fill(
+      this.stakeTitle,
+      noCredit ? t('casino.open_session') : t('casino.next_round'),
+      ' · ',
+      h('span', { class: 'credit-now', 'data-testid': 'credit-now' }, t('casino.credit_is', { credit: money(credit ?? 0) })),
+    );
+    // the first visit's order: money in first, then the stake
+    this.stakeForms.classList.toggle('topup-first', noCredit);
     this.stakeNote.textContent = noCredit ? t('casino.topup_first') : '';
     this.stakeNote.hidden = !noCredit;
     this.stakeLimits.textContent = t('casino.limits', { min: money(min), max: money(max) });
