@@ -23,6 +23,7 @@ export default {
       return;
     }
     const canWrite = this.admin.can(PERM.games);
+    const off = new Set(data.games.filter((g) => !g.preset && !g.enabled).map((g) => g.game));
     const key = (g) => `${g.game}${g.preset ? `-${g.preset}` : ''}`;
     fill(
       this.box,
@@ -60,7 +61,8 @@ export default {
               }
             : null,
         ].filter(Boolean),
-        data.games,
+        // a preset of a game switched off is not offered whatever its own switch says
+        data.games.map((g) => ({ ...g, attrs: { class: g.preset && off.has(g.game) ? 'under-off' : null } })),
         { 'data-testid': 'games' },
       ),
     );
