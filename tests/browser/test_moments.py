@@ -189,3 +189,20 @@ def test_casino_tops_up_first_keeps_the_credit_in_view_and_shows_the_banks_cards
     credit_in_view(page)
     settle_animations(page)
     shot(page, f"moment-casino-round-over-{size}")
+
+
+@pytest.mark.parametrize("size", TWO_SIZES)
+def test_opening_the_site_while_seated_at_a_live_table_goes_back_to_it(
+    page: Page, live: LiveServer, size: str
+) -> None:
+    tid = create_match(page, live, f"remo{size.replace('x', '_')}", size)
+    page.goto(f"{live.base}/")
+    page.wait_for_url(f"**/#/table/{tid}")
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    settle_animations(page)
+    shot(page, f"moment-back-to-the-table-{size}")
+    # the way to the lobby stays open: the lobby is not left for the table again
+    page.locator(".table-top a.back").click()
+    page.get_by_test_id("table-list").wait_for()
+    page.wait_for_timeout(500)
+    assert page.url.endswith("#/lobby")

@@ -49,6 +49,23 @@ export const app = {
     this.socket.retryNow();
     await this.refreshMe();
   },
+  /**
+   * The table this player sits at where a game is going on (a UNO match or a poker game being
+   * played, a casino session), if any: the site opens there.
+   */
+  async liveTable() {
+    const me = session.get()?.username;
+    if (!me) return null;
+    let tables;
+    try {
+      tables = await get('/api/tables');
+    } catch {
+      return null;
+    }
+    const mine = tables.filter((tb) => tb.seats.some((s) => !s.bot && s.name === me));
+    const live = mine.find((tb) => tb.status === 'playing') || mine.find((tb) => tb.game === 'casino');
+    return live ? live.id : null;
+  },
   async logout() {
     try {
       await post('/api/logout');
@@ -298,3 +315,10 @@ if (session.get()) {
 }
 renderTopbar();
 route();
+// opening the site while seated at a live table goes straight back to it
+if (session.get() && ['', '/', '/lobby', '/login'].includes(location.hash.slice(1))) {
+  app.liveTable().then((id) => {
+    const path = location.hash.slice(1);
+    if (id !== null && ['', '/', '/lobby', '/login'].includes(path)) app.go(`/table/${id}`);
+  });
+}

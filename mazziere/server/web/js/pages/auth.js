@@ -77,7 +77,12 @@ export default {
         await app.login(res);
         const next = sessionStorage.getItem('mazziere.after_login');
         sessionStorage.removeItem('mazziere.after_login');
-        app.go(next && next !== '/login' ? next : '/lobby');
+        if (next && next !== '/login') app.go(next);
+        else {
+          // seated at a live table: back to it
+          const live = await app.liveTable();
+          app.go(live !== null ? `/table/${live}` : '/lobby');
+        }
       } catch (err) {
         error.textContent = err instanceof ApiError ? errorText(err.code, err.message, PASSWORD_LENGTH) : String(err);
       } finally {
