@@ -2,16 +2,17 @@
 and the RTP watch, run in the background by one process of the server, their results in its
 metrics; the RTP watch also answers ``GET /api/admin/rtp`` on any process.
 
-**Why in the background, and on one process.** Both read the whole ledger (the check
-reconciles every book with its entries; the all-time RTP sums every settled round), which is
-far too much work for each Prometheus scrape: ``/metrics`` only reads the figures the last run
-left. With several processes (docs/scaling.md) one of them runs the checks: the one holding
-the ``monitor`` key in Redis (``SET NX PX``, kept for three intervals and renewed at each
-run), so a process that dies hands the checks to another within three intervals of the most
-frequent check. A process
-that does not hold it shows none of the RTP figures (they would go stale) and no ledger check.
+**Why in the background, and on one process.** The ledger check reads the whole ledger (it
+reconciles every book with its entries), and a reading of the RTP watch looks up the postings
+of the last 100,000 rounds and of every round settled since the last reading (the all-time
+sums are carried forward, :class:`AllTime`): too much work for each Prometheus scrape, so
+``/metrics`` only shows what the last run left. With several processes (docs/scaling.md) one
+of them runs the checks: the one holding the ``monitor`` key in Redis (``SET NX PX``, kept
+for three intervals of the most frequent check and renewed at each run), so a process that
+dies hands the checks to another within three intervals. A process that does not hold it
+shows none of the checks' figures (they would go stale).
 
-**A consistent reading.** The ledger check runs its queries in one read-only snapshot
+**A consistent reading.** The ledger check runs its queries in one snapshot of the database
 (PostgreSQL: a ``REPEATABLE READ`` transaction; SQLite: one read transaction), so postings
 committed while it runs cannot make a book look unbalanced.
 """
@@ -21,7 +22,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,10 +32,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server.metrics import Metrics
 from mazziere.server.rtp_monitor import (
-    PLAYER_MIN_ROUNDS,
     WINDOWS,
     GameWatch,
     PublishedReturn,
+    Totals,
     players_above,
     published_returns,
     window,
@@ -72,12 +75,86 @@ async def snapshot(db: AsyncSession) -> None:
         await conn.exec_driver_sql("BEGIN")
 
 
-async def watch_rtp(db: AsyncSession, returns: dict[str, PublishedReturn]) -> list[GameWatch]:
-    """Every game's windows and players above the band, from the database."""
+SETTLE_SECONDS = 300.0
+"""A hand id seen this long ago belongs to a hand whose opening transaction has committed (or
+never will): from then on no hand below it can appear, and settled rounds below it can be
+carried forward (:class:`AllTime`)."""
+
+
+@dataclass
+class Carried:
+    """A game's sums over its settled rounds with hand ids up to ``upto``, in all and by
+    player (``account -> (name, sums)``)."""
+
+    upto: int = 0
+    totals: Totals = field(default_factory=Totals)
+    players: dict[int, tuple[str, Totals]] = field(default_factory=dict)
+
+
+def _merge(
+    into: dict[int, tuple[str, Totals]], more: dict[int, tuple[str, Totals]]
+) -> dict[int, tuple[str, Totals]]:
+    for account, (name, t) in more.items():
+        into[account] = (name, into[account][1] + t if account in into else t)
+    return into
+
+
+class AllTime:
+    """All-time sums of each game, in all and by player, carried from one reading to the next
+    so that a reading reads only the rounds settled since, not every round again.
+
+    Rounds are carried up to a hand id below which nothing can change any more: below every
+    hand of the game still being played, and at most the largest hand id seen
+    :data:`SETTLE_SECONDS` ago (on PostgreSQL a hand may get its id before a hand with a
+    larger one and commit after it). Each reading adds the rounds newly below that id, then
+    sums the few above it afresh."""
+
+    def __init__(self, settle_seconds: float = SETTLE_SECONDS) -> None:
+        self.settle = settle_seconds
+        self.seen: deque[tuple[float, int]] = deque()
+        """``(time, largest hand id)`` of the readings not yet :attr:`settle` old."""
+        self.ready = 0
+        """The largest hand id seen :attr:`settle` ago or more."""
+        self.carried: dict[str, Carried] = {}
+
+    async def observe(self, db: AsyncSession) -> None:
+        """Note the largest hand id now (once a reading, before the games are read)."""
+        now = time.monotonic()
+        self.seen.append((now, await rtp.last_hand(db)))
+        while self.seen and now - self.seen[0][0] >= self.settle:
+            self.ready = max(self.ready, self.seen.popleft()[1])
+
+    async def read(
+        self, db: AsyncSession, game: str
+    ) -> tuple[Totals, dict[int, tuple[str, Totals]]]:
+        """``game``'s sums over every settled round, in all and by player."""
+        c = self.carried.setdefault(game, Carried())
+        playing = await rtp.first_unsettled(db, game, c.upto)
+        upto = self.ready if playing is None else min(self.ready, playing - 1)
+        if upto > c.upto:
+            c.totals += await rtp.range_totals(db, game, c.upto, upto)
+            _merge(c.players, await rtp.range_player_totals(db, game, c.upto, upto))
+            c.upto = upto
+        tail = await rtp.range_totals(db, game, c.upto, None)
+        players = _merge(dict(c.players), await rtp.range_player_totals(db, game, c.upto, None))
+        return c.totals + tail, players
+
+
+async def watch_rtp(
+    db: AsyncSession, returns: dict[str, PublishedReturn], every: AllTime | None = None
+) -> list[GameWatch]:
+    """Every game's windows and players above the band, from the database (the all-time sums
+    carried in ``every`` from earlier readings, if given)."""
+    every = every or AllTime(settle_seconds=0.0)
+    await every.observe(db)
     out = []
     for game, ret in returns.items():
-        windows = [window(ret, await rtp.window_totals(db, game, n), n) for n in WINDOWS]
-        players = await rtp.player_totals(db, game, PLAYER_MIN_ROUNDS)
+        windows = [
+            window(ret, await rtp.window_totals(db, game, n), n) for n in WINDOWS if n is not None
+        ]
+        total, by_player = await every.read(db, game)
+        windows.append(window(ret, total, None))
+        players = [(a, name, t) for a, (name, t) in sorted(by_player.items())]
         out.append(GameWatch(ret, tuple(windows), tuple(players_above(ret, players))))
     return out
 
@@ -95,6 +172,8 @@ class Monitor:
         self._returns: dict[str, PublishedReturn] | None = None
         self._rtp_lock = asyncio.Lock()
         self._last: list[GameWatch] = []
+        self.all_time = AllTime()
+        """The all-time sums, carried from one reading to the next."""
         self.leading = cluster is None
         """Whether this process runs the periodic checks (one process: always)."""
 
@@ -116,7 +195,7 @@ class Monitor:
         async with self._rtp_lock:
             started = time.perf_counter()
             async with self.db.session() as db:
-                self._last = await watch_rtp(db, self.returns)
+                self._last = await watch_rtp(db, self.returns, self.all_time)
             if self.leading:
                 self.metrics.watched(self._last, time.perf_counter() - started)
             return self._last

@@ -135,6 +135,14 @@ class Totals:
     staked_sq: int = 0
     paid: int = 0
 
+    def __add__(self, other: Totals) -> Totals:
+        return Totals(
+            self.rounds + other.rounds,
+            self.staked + other.staked,
+            self.staked_sq + other.staked_sq,
+            self.paid + other.paid,
+        )
+
     @property
     def realised(self) -> float | None:
         """Paid over staked (``None``: nothing staked)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -50,7 +51,10 @@ async def plant_rounds(
     """One settled round per entry of ``paid`` (the payout in stakes), each staking
     ``stake`` cents, in one credit session opened with the stakes and closed after."""
     need = stake * len(paid)
-    seats = [{"account": account, "name": "p", "bot": None}, {"account": None, "bot": "bank"}]
+    seats: list[dict[str, Any]] = [
+        {"account": account, "name": "p", "bot": None},
+        {"account": None, "bot": "bank"},
+    ]
 
     async def write(db: AsyncSession) -> None:  # the tables' own path: one group commit
         await money_in(db, account, need)

@@ -7,6 +7,8 @@ and another takes over when it stops."""
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import uuid
 from pathlib import Path
 from types import SimpleNamespace
@@ -15,8 +17,9 @@ import pytest
 
 from mazziere.casino.rules import PUBLISHED_RTP
 from mazziere.server.metrics import Metrics
-from mazziere.server.monitoring import Monitor
+from mazziere.server.monitoring import Monitor, snapshot
 from mazziere.server.settings import Settings
+from mazziere.server.store.db import Database
 
 from .live import Live, live_server
 from .test_cluster import REDIS, REDIS_OK
@@ -78,13 +81,30 @@ async def test_stakes_payouts_tables_and_the_checks_reach_the_metrics(
         await ledger_ok(live)
 
 
+async def test_the_ledger_check_reads_one_snapshot_while_money_moves(database: Database) -> None:
+    from mazziere.server.store import ledger
+
+    async with database.write() as db:
+        await ledger.post(db, "first", "demo_credit", "", [(ledger.MINT, -5), ("house", 5)])
+    async with database.session() as reading:
+        await snapshot(reading)
+        before = await ledger.check(reading)
+        async with database.write() as db:  # committed while the check reads
+            await ledger.post(db, "second", "demo_credit", "", [(ledger.MINT, -7), ("house", 7)])
+        again = await ledger.check(reading)
+        await reading.rollback()
+    assert before.transactions == again.transactions == 1 and again.house == 5
+    async with database.session() as db:
+        assert (await ledger.check(db)).transactions == 2
+
+
 @pytest.mark.skipif(not REDIS_OK, reason="needs Redis (CI has it)")
 async def test_one_process_runs_the_checks_and_another_takes_over(tmp_path: Path) -> None:
     from mazziere.server.cluster import Cluster
 
     prefix = f"mzt:{uuid.uuid4().hex[:8]}:"
     server = SimpleNamespace(tables={}, hub=SimpleNamespace(conns={}), seating=None)
-    nodes = [Cluster(server, REDIS, prefix, lease_seconds=5) for _ in range(2)]  # type: ignore[arg-type]
+    nodes = [Cluster(server, REDIS, prefix, lease_seconds=5) for _ in range(2)]
     metrics = [Metrics(), Metrics()]
     settings = Settings(data_dir=tmp_path, settle_heap=False)
     first, second = (
@@ -104,3 +124,38 @@ async def test_one_process_runs_the_checks_and_another_takes_over(tmp_path: Path
         await nodes[0].redis.delete(nodes[0].bus.key("monitor"))
         for n in nodes:
             await n.redis.aclose()
+
+
+def _exported() -> set[str]:
+    """Every sample name a server's registry writes (``_total``, ``_bucket``... included)."""
+    m = Metrics()
+    m.money("casino", 1, 1)
+    m.checked("ledger", 0, 0.0)
+    m.check_failures.labels("ledger").inc()
+    m.tables_by_game.labels("casino", "open").set(1)
+    for gauge in m._rtp_gauges:  # every label set of the RTP watch, once
+        gauge.labels(*(["casino", "all"][: len(gauge._labelnames)])).set(1)
+    m.decisions.labels("casino", "player").inc()
+    m.latency.observe(0.01)
+    text = m.render().decode()
+    return set(re.findall(r"^(mazziere_[a-z_]+)", text, re.MULTILINE))
+
+
+def test_the_dashboard_and_the_alerts_read_only_metrics_the_server_writes() -> None:
+    ops = Path(__file__).resolve().parents[2] / "docs" / "ops"
+    dashboard = json.loads((ops / "grafana-dashboard.json").read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", [])]
+    exprs += [v["query"]["query"] for v in dashboard["templating"]["list"]]
+    rules = (ops / "alerts.yml").read_text()
+    exprs += re.findall(r"^\s+expr: (.+)$", rules, re.MULTILINE)
+    assert len(exprs) > len(dashboard["panels"])
+    assert "rule_files:\n  - alerts.yml" in (ops / "prometheus.yml").read_text()
+    exported = _exported()
+    read = {name for e in exprs for name in re.findall(r"mazziere_[a-z_]+", e)}
+    assert read and read <= exported, read - exported
+    for needed in ("mazziere_rtp_out_of_band", "mazziere_players_connected", "mazziere_tables",
+                   "mazziere_decisions_total", "mazziere_stakes_cents_total",
+                   "mazziere_payouts_cents_total", "mazziere_check_ok"):  # fmt: skip
+        assert needed in read, needed
+    ids = [p["id"] for p in dashboard["panels"]]
+    assert len(ids) == len(set(ids))

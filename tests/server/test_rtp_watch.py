@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from mazziere.casino.rules import MAX_MULTIPLIER, PUBLISHED_RTP
-from mazziere.server.monitoring import watch_rtp
+from mazziere.server.monitoring import AllTime, watch_rtp
 from mazziere.server.rtp_monitor import (
     CERTIFIED_REPORT,
     PublishedReturn,
@@ -27,12 +27,12 @@ from mazziere.server.rtp_monitor import (
     window,
     z_value,
 )
-from mazziere.server.store import ledger
+from mazziere.server.store import hands, ledger, money, rtp
 from mazziere.server.store.db import Database
 
 from .live import live_server
-from .rtp_rounds import assisted, casino_player, fair, plant_rounds
-from .test_back_office import CHEAP, make_staff
+from .rtp_rounds import assisted, casino_player, fair, money_in, plant_rounds
+from .test_back_office import make_staff
 
 Z99 = 2.5758293035489004
 """The 99.5% quantile of the standard normal (tables: 2.5758)."""
@@ -157,6 +157,56 @@ async def test_a_planted_run_of_payouts_fires_the_alarm_and_names_the_player(
     assert named["realised"] > named["high"] > PUBLISHED_RTP
 
 
+async def test_all_time_sums_carried_from_reading_to_reading_equal_a_full_sum(
+    database: Database,
+) -> None:
+    every = AllTime(settle_seconds=0.0)
+    returns = published_returns()
+
+    async def read() -> dict[str, Any]:
+        async with database.session() as db:
+            (casino,) = await watch_rtp(db, returns, every)
+            full = await rtp.range_totals(db, "casino", 0, None)
+            players = await rtp.range_player_totals(db, "casino", 0, None)
+        every_round = casino.windows[-1]
+        assert (every_round.rounds, every_round.staked, every_round.paid) == (
+            full.rounds, full.staked, full.paid,
+        )  # fmt: skip
+        listed = {p.account: p.rounds for p in casino.above}
+        assert listed == {a: t.rounds for a, (_, t) in players.items() if a in listed}
+        return casino.as_json()
+
+    alba, t1 = await casino_player(database, "alba")
+    bice, t2 = await casino_player(database, "bice")
+    await plant_rounds(database, alba, t1, assisted(300))
+    await read()
+    carried = every.carried["casino"].upto
+    assert carried > 0 and every.carried["casino"].totals.rounds == 300
+    async with database.write() as db:  # a round still being played
+        await money_in(db, bice, 100)
+        session, _ = await money.top_up(db, bice, t2, None, 100, None)
+        seats: list[dict[str, Any]] = [
+            {"account": bice, "name": "bice", "bot": None},
+            {"account": None, "bot": "bank"},
+        ]
+        open_round = await hands.open_hand(db, t2, "casino", "1" * 64, {}, seats)
+        await money.stake(db, session, open_round, 100)
+    await plant_rounds(database, alba, t1, assisted(300, seed=5))
+    got = await read()
+    assert every.carried["casino"].upto == open_round - 1  # nothing carried past it
+    assert got["windows"][-1]["rounds"] == 600 and got["players_above"][0]["rounds"] == 600
+    async with database.write() as db:  # it settles: counted once, then carried
+        await hands.close_hand(db, open_round, {"winner": 0, "stake": 100, "payout": 300})
+        await money.payout(db, session, open_round, 300)
+        await money.close(db, session, "left")
+    got = await read()
+    assert got["windows"][-1]["rounds"] == 601
+    assert every.carried["casino"].totals.rounds == 601
+    assert every.carried["casino"].players[bice][1].paid == 300
+    async with database.session() as db:
+        assert (await ledger.check(db)).ok
+
+
 # ------------------------------------------------------------------------------ the route
 def _metric(text: str, name: str, **labels: str) -> float | None:
     """The value of one sample of the Prometheus text ``text`` (its labels in name order, as
@@ -172,7 +222,7 @@ def _metric(text: str, name: str, **labels: str) -> float | None:
 async def test_the_rtp_route_shows_the_alarm_to_staff_and_refuses_a_player(
     db_url: str, tmp_path: Path
 ) -> None:
-    async with live_server(db_url, tmp_path, **CHEAP) as live:
+    async with live_server(db_url, tmp_path, argon2_time_cost=1, argon2_memory_kib=8192) as live:
         staff = await make_staff(live, "revisore", "auditor")
         player = str((await live.signup("giocatrice"))["token"])
         r = await live.http.get("/api/admin/rtp", headers={"Authorization": f"Bearer {player}"})

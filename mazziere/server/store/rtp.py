@@ -4,9 +4,13 @@ player.
 
 A settled round is a hand of the game whose status is ``done``. Its money is the ledger's:
 the stake posted under the key ``stake:<hand>`` and the payout under ``payout:<hand>``
-(:mod:`mazziere.server.store.money`), read on the house's side of each (the stake is what the
-house took, the payout what it paid; a lost round has no payout). The keys are unique and
-indexed, so the last ``n`` rounds cost ``n`` index look-ups; every round, one pass."""
+(:mod:`mazziere.server.store.money`), each the amount its transaction moved (its one
+positive entry: the house's for a stake, the session's for a payout; a lost round has no
+payout). Nothing but the hands' primary key narrows the rounds, so both databases walk the
+hands and look each one's postings up by their unique keys: ``n`` rounds cost ``n`` index
+look-ups, whether the last ``n`` or a range of hand ids (which the monitor uses to carry the
+all-time sums forward rather than read every round at each run:
+:mod:`mazziere.server.monitoring`)."""
 
 from __future__ import annotations
 
@@ -17,7 +21,6 @@ from sqlalchemy import cast as sql_cast
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server.rtp_monitor import Totals
-from mazziere.server.store.ledger import HOUSE
 from mazziere.server.store.models import Account, Hand, HandPlayer, LedgerEntry, LedgerTxn
 
 _HANDS = cast(Table, Hand.__table__)
@@ -40,15 +43,15 @@ def _rounds(game: str, *extra: Any) -> Select[Any]:
     pe = cast(Table, LedgerEntry.__table__).alias("pe")
     joined = (
         _HANDS.join(st, st.c.idempotency_key == _key("stake"))
-        .join(se, and_(se.c.txn_id == st.c.id, se.c.book == HOUSE))
+        .join(se, and_(se.c.txn_id == st.c.id, se.c.amount > 0))
         .outerjoin(pt, pt.c.idempotency_key == _key("payout"))
-        .outerjoin(pe, and_(pe.c.txn_id == pt.c.id, pe.c.book == HOUSE))
+        .outerjoin(pe, and_(pe.c.txn_id == pt.c.id, pe.c.amount > 0))
     )
     return (
         select(
             _HANDS.c.id.label("hand"),
             se.c.amount.label("stake"),
-            (-func.coalesce(pe.c.amount, 0)).label("paid"),
+            func.coalesce(pe.c.amount, 0).label("paid"),
             *extra,
         )
         .select_from(joined)
@@ -70,31 +73,56 @@ def _totals(row: Any) -> Totals:
     return Totals(int(n), int(staked), int(staked_sq), int(paid))
 
 
-async def window_totals(db: AsyncSession, game: str, last: int | None) -> Totals:
-    """The sums over ``game``'s last ``last`` settled rounds (by hand id), or all of them."""
-    rounds = _rounds(game)
-    if last is not None:
-        rounds = rounds.order_by(_HANDS.c.id.desc()).limit(last)
-    sub = rounds.subquery("w")
+async def window_totals(db: AsyncSession, game: str, last: int) -> Totals:
+    """The sums over ``game``'s last ``last`` settled rounds (by hand id): ``last`` index
+    look-ups from the newest hand down."""
+    sub = _rounds(game).order_by(_HANDS.c.id.desc()).limit(last).subquery("w")
     return _totals((await db.execute(select(*_sums(sub)))).one())
 
 
-async def player_totals(
-    db: AsyncSession, game: str, min_rounds: int
-) -> list[tuple[int, str, Totals]]:
-    """``(account, username, sums)`` of every player with at least ``min_rounds`` settled
-    rounds of ``game`` (the seat a person held; computer seats have no account)."""
+def _between(query: Select[Any], after: int, upto: int | None) -> Select[Any]:
+    query = query.where(_HANDS.c.id > after)
+    return query if upto is None else query.where(_HANDS.c.id <= upto)
+
+
+async def range_totals(db: AsyncSession, game: str, after: int, upto: int | None) -> Totals:
+    """The sums over ``game``'s settled rounds with a hand id above ``after`` and at most
+    ``upto`` (``None``: no limit): a walk of that range of the hands' primary key."""
+    sub = _between(_rounds(game), after, upto).subquery("w")
+    return _totals((await db.execute(select(*_sums(sub)))).one())
+
+
+async def range_player_totals(
+    db: AsyncSession, game: str, after: int, upto: int | None
+) -> dict[int, tuple[str, Totals]]:
+    """Each player's sums over the same rounds as :func:`range_totals` (the seat a person
+    held; computer seats have no account), with the player's name."""
     seat = _PLAYERS.alias("seat")
-    rounds = (
+    rounds = _between(
         _rounds(game, seat.c.account_id.label("account"))
         .join(seat, seat.c.hand_id == _HANDS.c.id)
-        .where(seat.c.account_id.is_not(None), seat.c.is_bot.is_(False))
+        .where(seat.c.account_id.is_not(None), seat.c.is_bot.is_(False)),
+        after,
+        upto,
     ).subquery("r")
     query = (
         select(rounds.c.account, _ACCOUNTS.c.username, *_sums(rounds))
         .join(_ACCOUNTS, _ACCOUNTS.c.id == rounds.c.account)
         .group_by(rounds.c.account, _ACCOUNTS.c.username)
-        .having(func.count() >= min_rounds)
-        .order_by(rounds.c.account)
     )
-    return [(int(r[0]), str(r[1]), _totals(r[2:])) for r in (await db.execute(query)).all()]
+    return {int(r[0]): (str(r[1]), _totals(r[2:])) for r in (await db.execute(query)).all()}
+
+
+async def last_hand(db: AsyncSession) -> int:
+    """The largest hand id (0: none), from the primary key."""
+    return int(await db.scalar(select(func.max(_HANDS.c.id))) or 0)
+
+
+async def first_unsettled(db: AsyncSession, game: str, after: int) -> int | None:
+    """The smallest id above ``after`` of a hand of ``game`` still being played."""
+    found = await db.scalar(
+        select(func.min(_HANDS.c.id)).where(
+            _HANDS.c.id > after, _HANDS.c.game == game, _HANDS.c.status == "playing"
+        )
+    )
+    return None if found is None else int(found)
