@@ -65,6 +65,24 @@ class Metrics:
             "(app.sweep_heap); a steady climb means freezing holds garbage that long",
             registry=self.registry,
         )
+        self.tables_unowned = Gauge(
+            "mazziere_tables_unowned",
+            "Several processes: tables not closed whose lease is free or held by a process "
+            "found dead, at this process's last scan for them (docs/scaling.md, Failover)",
+            registry=self.registry,
+        )
+        self.takeover = Histogram(
+            "mazziere_takeover_seconds",
+            "Several processes: from a dead owner's last lease renewal to its table resumed "
+            "here (lease, detection and recovery together)",
+            buckets=(0.5, 1, 2, 3, 4, 5, 6, 7, 8, 10, 15, 20, 30, 60),
+            registry=self.registry,
+        )
+        self.takeover_longest = Gauge(
+            "mazziere_takeover_longest_seconds",
+            "Several processes: the longest takeover this process made since it started",
+            registry=self.registry,
+        )
         self.errors = Counter(
             "mazziere_errors", "Refused messages by error code", ["code"], registry=self.registry
         )

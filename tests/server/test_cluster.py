@@ -410,41 +410,46 @@ async def test_sigkill_one_process_mid_hand_the_other_takes_its_tables_over(
 
 
 @pytest.mark.skipif(not REDIS_OK, reason="needs Redis (CI has it)")
-async def test_the_orphan_scan_reads_every_table_only_when_a_process_died_or_on_its_safety_tick(
+async def test_the_orphan_scan_reads_every_table_only_while_a_table_is_left_or_on_its_safety_tick(
     prefix: str,
 ) -> None:
     """Cluster._scan: a tick looks at a few keys; the full scan (every open table, from the
-    database, and its lease) runs when a process is found dead, once more a tick later (its
-    leases may outlive its ``alive`` key by a pipeline), then the dead one is forgotten; and
-    every FULL_SCAN_EVERY ticks for a lease lost by a live process."""
+    database, and its lease) runs when a process is found dead and at every tick after it
+    while a table is left without a live owner (its leases not expired yet, or a table that
+    failed to load), then the dead one is forgotten; and every FULL_SCAN_EVERY ticks for a
+    lease lost by a live process."""
     from types import SimpleNamespace
 
     from mazziere.server.cluster import Cluster
+    from mazziere.server.cluster.ownership import Orphans
 
     server = SimpleNamespace(tables={}, hub=SimpleNamespace(conns={}), seating=None)
     c = Cluster(server, REDIS, prefix, lease_seconds=LEASE)  # type: ignore[arg-type]
-    scans: list[int] = []
+    scans: list[set[str]] = []
+    left = [0]
 
-    async def adopt_orphans() -> int:
-        scans.append(1)
-        return 0
+    async def adopt_orphans(dead: set[str] | None = None) -> Orphans:
+        scans.append(set(dead or ()))
+        return Orphans(taken=0, left=left[0], wake=None)
 
-    c.adopt_orphans = adopt_orphans  # type: ignore[method-assign]
+    c.ownership.adopt_orphans = adopt_orphans  # type: ignore[method-assign]
     try:
-        await c.redis.set(c.bus.key("alive:" + c.proc), b"1", px=c.leases.lease_ms)
-        await c.redis.hset(c.bus.key("load"), c.proc, 0)
+        await c.leases.announce()
         assert await c.scan_once() == 0 and scans == []  # nobody died: no full scan
         await c.scan_once(full=True)
-        assert len(scans) == 1  # the safety tick
+        assert scans == [set()]  # the safety tick
         await c.redis.hset(c.bus.key("load"), "ghost", 3)  # a process whose alive key expired
+        left[0] = 1  # one of its tables is not taken yet
         await c.scan_once()
-        assert len(scans) == 2
+        await c.scan_once()
+        assert scans[1:] == [{"ghost"}, {"ghost"}]
         assert await c.redis.hexists(c.bus.key("load"), "ghost")
-        await c.scan_once()  # once more, then it is forgotten
-        assert len(scans) == 3
+        left[0] = 0
+        await c.scan_once()  # none left: it is forgotten
+        assert len(scans) == 4
         assert not await c.redis.hexists(c.bus.key("load"), "ghost")
         await c.scan_once()
-        assert len(scans) == 3
+        assert len(scans) == 4
     finally:
         await c.redis.aclose()
 

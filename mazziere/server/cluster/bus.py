@@ -3,7 +3,9 @@ and sent in one pipeline per event-loop turn, the messages to each process bundl
 publish, and the listener that decodes every message once and hands it on
 (:mod:`mazziere.server.cluster.messages` has their forms).
 
-Each process listens on its own channel ``<prefix>p:<proc>`` and on ``<prefix>all``; Redis
+Each process listens on its own channel ``<prefix>p:<proc>`` and on ``<prefix>all``. A message
+for a process that no longer listens (it died: its connection to Redis closed with it) is
+handed back to this process's cluster, which answers its sender at once. Redis
 pub/sub keeps the order of one publisher's messages to one channel, so a player's messages
 reach the table's owner in the order sent and the owner's updates reach the player in order.
 """
@@ -69,6 +71,9 @@ class Bus:
         self._pubsub: Any = None
         self.release_script = self.redis.register_script(RELEASE)
         """:data:`RELEASE`, registered."""
+        self.undelivered: Callable[[str, list[Message]], None] | None = None
+        """Called with the messages for a process that nobody listened to (it died, its
+        channel has no listener): Redis answers each publish with its listeners' count."""
 
     def key(self, key: str) -> str:
         """A Redis key or channel with the cluster's prefix."""
@@ -107,9 +112,14 @@ class Bus:
                             getattr(pipe, command)(*args)
                     for proc, parts in mail.items():  # one message a process: a bundle
                         pipe.publish(self.key("p:" + proc), b"".join(parts))
-                    await pipe.execute()
+                    got = await pipe.execute()
             except Exception:
                 log.exception("cluster: %d queued Redis commands failed", len(batch) + len(mail))
+                continue
+            heard = got[len(got) - len(mail) :]  # each publish: how many listeners had it
+            for (proc, parts), listeners in zip(mail.items(), heard, strict=True):
+                if not listeners and self.undelivered is not None:
+                    self.undelivered(proc, [decode(p[4:]) for p in parts])
 
     def publish(self, proc: str, payload: bytes) -> None:
         """Queue ``payload`` (one encoded message) for ``proc``: what one event-loop turn

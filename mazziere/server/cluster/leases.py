@@ -6,9 +6,13 @@
   write of the table's actor checks it in the same transaction
   (:func:`~mazziere.server.store.table_rows.check_fence`), so a process that paused past its lease
   and lost the table cannot write a thing.
-- ``<prefix>alive:<proc>`` is a process's heartbeat, with the life of a lease, and
-  ``<prefix>load`` its count of tables, both written at each renewal: a process whose
-  heartbeat expired is dead, and the others take its tables over.
+- ``<prefix>alive:<proc>`` is a process's heartbeat, with the life of a lease,
+  ``<prefix>load`` its count of tables and ``<prefix>beat`` the time of its last renewal
+  (Redis's clock), all written at each renewal: a process whose heartbeat expired is dead,
+  and the others take its tables over.
+- ``<prefix>took:<table>`` names the last process that took the table's lease, so that the
+  process taking it over knows whose heartbeat the table outlived (the time a takeover took,
+  ``mazziere_takeover_seconds``).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Callable
+from typing import Any
 
 from mazziere.server.cluster.bus import Bus, text
 
@@ -24,11 +29,24 @@ log = logging.getLogger("mazziere.cluster")
 
 ACQUIRE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return redis.call('INCR', KEYS[2])
+  local before = redis.call('GET', KEYS[3]) or ''
+  redis.call('SET', KEYS[3], ARGV[1])
+  return {redis.call('INCR', KEYS[2]), before}
 end
-return 0
+return {0, ''}
 """
-"""Take a free lease and draw its fencing token (0: the lease is held)."""
+"""Take a free lease and draw its fencing token (0: the lease is held), and the process that
+took it last ('' if none)."""
+BEAT = """
+local now = redis.call('TIME')
+local ms = now[1] * 1000 + math.floor(now[2] / 1000)
+redis.call('SET', KEYS[1], '1', 'PX', ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[1], ms)
+return ms
+"""
+"""A process's heartbeat: ``alive`` for a lease, its count of tables in ``load`` and the time
+of this renewal, on Redis's clock, in ``beat``."""
 RENEW = """
 local held = {}
 for i, key in ipairs(KEYS) do
@@ -57,8 +75,11 @@ class Leases:
         """This process's tables -> their fencing tokens."""
         self.owners: dict[int, str] = {}
         """Table -> the process that owns it, as last learned (checked again on a miss)."""
+        self.taken_from: dict[int, str] = {}
+        """Tables this process just took -> the process that held them before (if any)."""
         self._acquire = bus.redis.register_script(ACQUIRE)
         self._renew = bus.redis.register_script(RENEW)
+        self._beat = bus.redis.register_script(BEAT)
         self._renewed_at = 0.0
 
     @property
@@ -74,21 +95,53 @@ class Leases:
         return self.bus.key("alive:" + proc)
 
     # ------------------------------------------------------------------------- this process
+    def _beat_keys(self) -> list[str]:
+        return [self._alive(self.bus.proc), self.bus.key("load"), self.bus.key("beat")]
+
     async def announce(self) -> None:
         """This process is alive, with no table yet."""
-        await self.bus.redis.set(self._alive(self.bus.proc), b"1", px=self.lease_ms)
-        await self.bus.redis.hset(self.bus.key("load"), self.bus.proc, 0)
+        await self._beat(keys=self._beat_keys(), args=[self.bus.proc, self.lease_ms, 0])
         self._renewed_at = asyncio.get_running_loop().time()
+
+    def _acquire_keys(self, table_id: int) -> list[str]:
+        return [
+            self.lease(table_id),
+            self.bus.key(f"fence:{table_id}"),
+            self.bus.key(f"took:{table_id}"),
+        ]
+
+    def _taken(self, table_id: int, got: list[Any]) -> int | None:
+        token, before = int(got[0]), text(got[1])
+        if not token:
+            return None
+        if before and before != self.bus.proc:
+            self.taken_from[table_id] = before
+        return token
 
     async def take(self, table_id: int) -> int | None:
         """Take the lease of ``table_id`` if it is free: its new fencing token, else None."""
-        token = int(
-            await self._acquire(
-                keys=[self.lease(table_id), self.bus.key(f"fence:{table_id}")],
-                args=[self.bus.proc, self.lease_ms],
-            )
-        )
-        return token or None
+        got = await self._acquire(keys=self._acquire_keys(table_id), args=self._acquire_args())
+        return self._taken(table_id, got)
+
+    def _acquire_args(self) -> list[Any]:
+        return [self.bus.proc, self.lease_ms]
+
+    async def take_many(self, tables: list[int]) -> dict[int, int]:
+        """Take every free lease among ``tables`` in one round trip: table -> its token."""
+        if not tables:
+            return {}
+        async with self.bus.redis.pipeline(transaction=False) as pipe:
+            for t in tables:
+                await self._acquire(
+                    keys=self._acquire_keys(t), args=self._acquire_args(), client=pipe
+                )
+            got = await pipe.execute()
+        out: dict[int, int] = {}
+        for t, g in zip(tables, got, strict=True):
+            token = self._taken(t, g)
+            if token is not None:
+                out[t] = token
+        return out
 
     def hold(self, table_id: int, token: int) -> None:
         """This process serves ``table_id`` under fencing token ``token``."""
@@ -99,6 +152,7 @@ class Leases:
         """This process no longer serves ``table_id``, nor knows who does."""
         self.fences.pop(table_id, None)
         self.owners.pop(table_id, None)
+        self.taken_from.pop(table_id, None)
 
     async def release(self, table_id: int) -> None:
         """Let ``table_id``'s lease go at once (if this process still holds it)."""
@@ -132,15 +186,17 @@ class Leases:
         began = asyncio.get_running_loop().time()
         try:
             async with self.bus.redis.pipeline(transaction=False) as pipe:
-                pipe.set(self._alive(self.bus.proc), b"1", px=self.lease_ms)
-                pipe.hset(self.bus.key("load"), self.bus.proc, len(tables))
+                await self._beat(
+                    keys=self._beat_keys(), args=[self.bus.proc, self.lease_ms, len(tables)],
+                    client=pipe,
+                )  # fmt: skip
                 for at in range(0, len(tables), RENEW_CHUNK):
                     await self._renew(
                         keys=[self.lease(t) for t in tables[at : at + RENEW_CHUNK]],
                         args=[self.bus.proc, self.lease_ms],
                         client=pipe,
                     )
-                got = [held for chunk in (await pipe.execute())[2:] for held in chunk]
+                got = [held for chunk in (await pipe.execute())[1:] for held in chunk]
         except Exception:
             # no renewal for a whole lease: the leases may be gone, another process may own
             # these tables; stop serving them (the fence would refuse their writes anyway)
@@ -172,13 +228,6 @@ class Leases:
             return set()
         return {text(o) for o in await self.bus.redis.mget([self.lease(t) for t in tables]) if o}
 
-    async def unheld(self, tables: list[int]) -> list[int]:
-        """Those of ``tables`` whose lease no process holds."""
-        if not tables:
-            return []
-        held = await self.bus.redis.mget([self.lease(t) for t in tables])
-        return [t for t, h in zip(tables, held, strict=True) if h is None]
-
     async def least_loaded(self) -> tuple[int, str] | None:
         """The live process other than this one with the fewest tables, and its count (each
         process publishes its count in ``load`` at every renewal)."""
@@ -199,22 +248,60 @@ class Leases:
             pipe.hset(self.bus.key("load"), self.bus.proc, len(self.fences))
             await pipe.execute()
 
-    async def dead_among(self, heard: set[str]) -> set[str]:
+    async def survey(self, heard: set[str]) -> tuple[set[str], float | None]:
         """The processes found dead among every one in ``load``, every owner this one knows
-        and ``heard``; the tables they owned are looked up again (a live process takes them,
-        or this one does, on the next message)."""
+        and ``heard``, and the seconds left on the heartbeat closest to expiring among the
+        live ones (a live process renews well before; one that stops is found dead as soon as
+        its heartbeat expires, not at the next tick). The tables the dead owned are looked up
+        again (a live process takes them, or this one does, on the next message)."""
         listed = {text(p) for p in await self.bus.redis.hkeys(self.bus.key("load"))}
         procs = sorted((listed | heard | set(self.owners.values())) - {self.bus.proc})
         if not procs:
-            return set()
-        alive = await self.bus.redis.mget([self._alive(p) for p in procs])
-        dead = {p for p, a in zip(procs, alive, strict=True) if a is None}
+            return set(), None
+        async with self.bus.redis.pipeline(transaction=False) as pipe:
+            for p in procs:
+                pipe.pttl(self._alive(p))
+            ttls = await pipe.execute()
+        dead = {p for p, ttl in zip(procs, ttls, strict=True) if ttl < 0}
+        left = [ttl / 1000 for ttl in ttls if ttl >= 0]
         for table, proc in list(self.owners.items()):
             if proc in dead:
                 del self.owners[table]
-        return dead
+        return dead, min(left, default=None)
+
+    async def leases_of(self, tables: list[int]) -> list[tuple[str | None, float]]:
+        """Each table's lease holder (None: free) and the seconds its lease has left."""
+        if not tables:
+            return []
+        async with self.bus.redis.pipeline(transaction=False) as pipe:
+            for t in tables:
+                pipe.get(self.lease(t))
+                pipe.pttl(self.lease(t))
+            got = await pipe.execute()
+        return [
+            (None if h is None else text(h), max(0, ttl) / 1000)
+            for h, ttl in zip(got[0::2], got[1::2], strict=True)
+        ]
+
+    async def beats(self, procs: set[str]) -> tuple[dict[str, int], int, set[str]]:
+        """The last renewal of each of ``procs`` (ms, Redis's clock), Redis's time now, and
+        those of ``procs`` still alive."""
+        order = sorted(procs)
+        async with self.bus.redis.pipeline(transaction=False) as pipe:
+            pipe.time()
+            pipe.hmget(self.bus.key("beat"), order)
+            for p in order:
+                pipe.exists(self._alive(p))
+            got = await pipe.execute()
+        secs, micros = got[0]
+        beats = {p: int(b) for p, b in zip(order, got[1], strict=True) if b}
+        alive = {p for p, a in zip(order, got[2:], strict=True) if a}
+        return beats, int(secs) * 1000 + int(micros) // 1000, alive
 
     async def forget_processes(self, procs: set[str]) -> None:
-        """Drop ``procs`` (dead, and no lease of theirs left) from ``load``."""
+        """Drop ``procs`` (dead, and no lease of theirs left) from ``load`` and ``beat``."""
         if procs:
-            await self.bus.redis.hdel(self.bus.key("load"), *sorted(procs))
+            async with self.bus.redis.pipeline(transaction=False) as pipe:
+                pipe.hdel(self.bus.key("load"), *sorted(procs))
+                pipe.hdel(self.bus.key("beat"), *sorted(procs))
+                await pipe.execute()

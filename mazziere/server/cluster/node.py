@@ -27,7 +27,7 @@ from mazziere.server.cluster.messages import (
 )
 from mazziere.server.cluster.ownership import Ownership
 from mazziere.server.cluster.presence import Presence
-from mazziere.server.cluster.rpc import Rpc
+from mazziere.server.cluster.rpc import CALL_SECONDS, Rpc, TableMoving
 
 if TYPE_CHECKING:
     from mazziere.server.cluster.runtime import Runtime
@@ -38,6 +38,9 @@ log = logging.getLogger("mazziere.cluster")
 FULL_SCAN_EVERY = 10
 """Ticks (a third of a lease each) between full scans for orphaned tables when no process
 died: the safety net for a lease lost by a live process (:meth:`Cluster._scan`)."""
+WAKE_MARGIN = 0.02
+"""Seconds after a key's expiry that an early tick comes (Redis expires keys on access, and
+a key read at its very millisecond may still be there)."""
 
 
 class Cluster:
@@ -49,13 +52,19 @@ class Cluster:
         self.leases = Leases(self.bus, lease_seconds)
         self.presence = Presence(self.bus, server)
         self.ownership = Ownership(self.bus, self.leases, self.presence, server)
-        self.rpc = Rpc(self.bus, self.leases, self.presence, server)
+        self.rpc = Rpc(self.bus, self.leases, self.presence, server, self.ownership.adopt)
         self.proc = self.bus.proc
         """This process's name on the bus (host, pid and a random part: pids are reused)."""
         self.redis = self.bus.redis
         self._tasks: list[asyncio.Task[None]] = []
-        self._dying: set[str] = set()
-        """Processes found dead at the last tick (scanned for once more, then forgotten)."""
+        self._dead: set[str] = set()
+        """Processes found dead whose tables may not all be taken yet (forgotten once a scan
+        finds none left to them)."""
+        self._left = 0
+        """Tables the last scan left without a live owner (scanned for again at the next
+        tick)."""
+        self._wake: float | None = None
+        """Seconds to the next expiry worth a tick: a heartbeat, or a dead process's lease."""
 
     # ------------------------------------------------------------------------- life
     async def start(self) -> None:
@@ -63,9 +72,10 @@ class Cluster:
         await self.bus.subscribe()
         await self.leases.announce()
         self._tasks.append(asyncio.create_task(self.bus.listen(self._on), name="cluster-listen"))
-        await self.adopt_orphans()
-        keep = self.leases.keep(self.lost)
+        # renewals first: the leases taken by the first scan are kept while it resumes them
+        keep = self.leases.keep(lambda t: self.lost(t, "lost: its lease was not renewed"))
         self._tasks.append(asyncio.create_task(keep, name="cluster-leases"))
+        await self.adopt_orphans()
         self._tasks.append(asyncio.create_task(self._scan(), name="cluster-scan"))
 
     async def stop(self) -> None:
@@ -82,16 +92,20 @@ class Cluster:
 
     # ------------------------------------------------------------------------- failover
     async def _scan(self) -> None:
-        """Every third of a lease: look for dead processes (a few keys); when one died, take
-        the orphaned tables, then once more a tick later (its leases outlive its ``alive``
-        key by the time one pipeline takes) and forget it. The full scan (every table not
-        closed, read from the database, and its lease) also runs every
+        """Every third of a lease (a tick): look for dead processes (a few keys). While one is
+        dead, or a table is left without a live owner, take the orphaned tables at every tick;
+        a dead process is forgotten once no table is left to it. The full scan (every table
+        not closed, read from the database, and its lease) also runs every
         :data:`FULL_SCAN_EVERY` ticks, for a lease lost without its process dying; a message
         for such a table takes it at once anyway. Not every tick: with many open tables a
-        full scan is costly."""
+        full scan is costly.
+
+        A tick comes early when another process's heartbeat is about to expire (a live one
+        renews it well before) or a dead one's lease is: a dead process's tables are taken as
+        soon as their leases expire, within a lease of its last renewal plus the recovery."""
         tick = 0
         while True:
-            await asyncio.sleep(self.leases.seconds * random.uniform(0.8, 1.0))
+            await asyncio.sleep(self._next_wait())
             tick += 1
             try:
                 await self.scan_once(tick % FULL_SCAN_EVERY == 0)
@@ -100,27 +114,39 @@ class Cluster:
             except Exception:
                 log.exception("cluster: scan for orphaned tables failed")
 
+    def _next_wait(self) -> float:
+        wait = self.leases.seconds * random.uniform(0.8, 1.0)
+        if self._wake is not None:
+            wait = min(wait, self._wake + WAKE_MARGIN)
+        return wait
+
     async def scan_once(self, full: bool = False) -> int:
         """One tick of :meth:`_scan`: the tables taken."""
-        dead = await self._drop_dead_processes()
-        settled = dead & self._dying  # seen dead a tick ago too: no lease of its is left
-        self._dying = dead - settled
-        if not (full or dead):
+        dead, expiring = await self._drop_dead_processes()
+        self._dead |= dead
+        self._wake = expiring
+        if not (full or self._dead or self._left):
             return 0
-        taken = await self.adopt_orphans()
-        await self.leases.forget_processes(settled)
-        return taken
+        found = await self.ownership.adopt_orphans(self._dead)
+        self._left = found.left
+        if found.wake is not None:
+            self._wake = min(found.wake, self._wake if self._wake is not None else found.wake)
+        if not found.left and found.wake is None:  # nothing left to the dead: forget them
+            await self.leases.forget_processes(self._dead)
+            self._dead = set()
+        return found.taken
 
-    async def _drop_dead_processes(self) -> set[str]:
+    async def _drop_dead_processes(self) -> tuple[set[str], float | None]:
         """The processes found dead (every process this one heard of, and every one in
         ``load``), after forgetting what named them: players whose socket was there are
         disconnected from this process's tables (their seats are held, as after any
         disconnection), and tables it owned are looked up again (a live process takes them,
-        or this one does, on the next message)."""
-        dead = await self.leases.dead_among(set(self.presence.where.values()))
+        or this one does, on the next message). Also the seconds left on the live heartbeat
+        closest to expiring."""
+        dead, expiring = await self.leases.survey(set(self.presence.where.values()))
         if dead:
             self.presence.forget_processes(dead)
-        return dead
+        return dead, expiring
 
     # ------------------------------------------------------------------------- receiving
     def _on(self, m: Message) -> None:
@@ -193,7 +219,7 @@ class Cluster:
         return await self.ownership.adopt(table_id)
 
     async def adopt_orphans(self) -> int:
-        return await self.ownership.adopt_orphans()
+        return (await self.ownership.adopt_orphans()).taken
 
     def install(self, actor: TableActor, token: int) -> None:
         self.ownership.install(actor, token)
@@ -216,4 +242,19 @@ class Cluster:
     async def call(
         self, table_id: int, op: str, account: int, username: str, args: list[Any]
     ) -> tuple[Any, dict[str, Any]]:
-        return await self.rpc.call(table_id, op, account, username, args)
+        """Run a table verb on the table's owner; if that owner died, wait for its lease to
+        expire (within :data:`CALL_SECONDS` in all), take the table here and run it here."""
+        from mazziere.server.table.verbs import run_op
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CALL_SECONDS
+        while True:
+            try:
+                return await self.rpc.call(table_id, op, account, username, args)
+            except TableMoving as e:
+                if loop.time() + e.lease_left + WAKE_MARGIN > deadline:
+                    raise
+                await asyncio.sleep(e.lease_left + WAKE_MARGIN)
+            actor = await self.adopt(table_id)
+            if actor is not None:
+                return await run_op(actor, op, account, username, args), actor.summary()

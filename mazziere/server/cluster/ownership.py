@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -29,6 +30,23 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mazziere.cluster")
 
+RESUME_AT_ONCE = 32
+"""Tables a takeover resumes at the same time (each reads its hand back and writes what its
+recovery settles; their writes share the group commits)."""
+
+
+@dataclass(frozen=True)
+class Orphans:
+    """What one scan for tables without a live owner did."""
+
+    taken: int
+    """Tables this process took."""
+    left: int
+    """Tables still without a live owner after it (none took them, or one failed here)."""
+    wake: float | None
+    """Seconds until the next lease of a dead process expires (None: none is left)."""
+
+
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder(dict[str, Any]).decode
 
@@ -43,11 +61,14 @@ class Ownership:
         self.server = server
         self._adopting: dict[int, asyncio.Future[TableActor | None]] = {}
         self._summaries: dict[int, bytes] = {}
+        self._longest = 0.0
 
     # ------------------------------------------------------------------------- taking
     async def adopt(self, table_id: int) -> TableActor | None:
         """The table's actor here, taking the table if no process holds it (None: another
-        does, or there is no such table). One take at a time per table."""
+        does, or there is no such table). A table whose lease this process just took (a scan
+        takes many at once) is loaded with that lease. One load at a time per table: a
+        message arriving meanwhile waits for it."""
         actor = self.server.tables.get(table_id)
         if actor is not None:
             return actor
@@ -74,24 +95,57 @@ class Ownership:
         from mazziere.server.store import table_rows
         from mazziere.server.table.actor import TableActor
 
-        row = await self._row(table_id)
-        if row is None or row.status == "closed":
-            return None
-        token = await self.leases.take(table_id)
+        token = self.leases.fences.get(table_id)  # taken here by a scan, not loaded yet
         if token is None:
-            return None
-        async with self.server.db.write() as db:
-            if not await table_rows.take_fence(db, table_id, token):
-                return None  # a newer owner already fenced it: leave the lease to expire
-        row = await self._row(table_id)
-        assert row is not None
-        actor = TableActor(self.server, row, fence=token)
-        self.leases.hold(table_id, token)
-        self.server.tables[table_id] = actor
-        report = await actor.recover()
+            row = await self._row(table_id)  # no lease (nor fence) for a table that is not
+            if row is None or row.status == "closed":
+                return None
+            token = await self.leases.take(table_id)
+            if token is None:
+                return None
+            self.leases.hold(table_id, token)  # renewed from now on, while the table loads
+        try:
+            async with self.server.db.write() as db:
+                row = await table_rows.take_fenced_row(db, table_id, token)
+            if row is None:  # closed, or a newer owner fenced it: this token is worth nothing
+                await self._let_go(table_id)
+                return None
+            actor = TableActor(self.server, row, fence=token)
+            report = await actor.recover(self.presence.connected)
+            if self.leases.fences.get(table_id) != token:  # lost while it loaded
+                actor.retire()
+                return None
+            self.server.tables[table_id] = actor  # messages for it waited until now
+        except BaseException:
+            # the table goes back at once (its lease released), not at its lease's expiry:
+            # the next scan, here or elsewhere, takes it again
+            await self._let_go(table_id)
+            raise
         log.info("cluster %s took table %s: %s", self.bus.proc, table_id, report)
         await self._reconnect_seats(actor)
+        await self._observe_takeover(table_id)
         return actor
+
+    async def _let_go(self, table_id: int) -> None:
+        """Give back a lease taken here for a table this process will not serve."""
+        self.leases.forget(table_id)
+        with contextlib.suppress(Exception):
+            await self.leases.release(table_id)
+
+    async def _observe_takeover(self, table_id: int) -> None:
+        """A table taken from a process that is dead: how long it went unserved, from that
+        process's last renewal to now (its lease, the time to find it dead, the recovery)."""
+        before = self.leases.taken_from.pop(table_id, None)
+        if before is None:
+            return
+        beats, now, alive = await self.leases.beats({before})
+        if before in beats and before not in alive:  # a handover is not a takeover
+            seconds = max(0.0, (now - beats[before]) / 1000)
+            self.server.metrics.takeover.observe(seconds)
+            self._longest = max(self._longest, seconds)
+            self.server.metrics.takeover_longest.set(self._longest)
+            log.info("cluster %s: table %s taken over %.2f s after %s's last renewal",
+                     self.bus.proc, table_id, seconds, before)  # fmt: skip
 
     async def _row(self, table_id: int) -> Any:
         from mazziere.server.store.models import GameTable
@@ -100,30 +154,59 @@ class Ownership:
             return await db.get(GameTable, table_id)
 
     async def _reconnect_seats(self, actor: TableActor) -> None:
-        """After a take-over, the seated players still connected (to any process) are
-        connected to this table again and get its state."""
-        seated = [s.account for s in actor.seats if s.account is not None]
-        for account in seated:
-            connected = account in self.server.hub.conns or await self.presence.where_is(account)
-            if connected:
+        """After a take-over, the seated players still connected (to any process) get the
+        table's state (the recovery already sent a casino player whose round it settled and
+        whose session it closed the round and the close)."""
+        for account in [s.account for s in actor.seats if s.account is not None]:
+            if await self.presence.connected(account):
                 with contextlib.suppress(MazziereError):
                     await actor.join(account, "")
         self.publish_summary(actor.id, actor.summary())
 
-    async def adopt_orphans(self) -> int:
-        """Take every table not closed that no process holds (start-up and failover)."""
+    async def adopt_orphans(self, dead: set[str] | None = None) -> Orphans:
+        """Take every table not closed whose lease is free (start-up and failover), and those
+        whose lease a ``dead`` process still holds once it expires, if that is within a tick
+        (a dead process's leases outlive its heartbeat by one pipeline): every lease at once,
+        then the tables resumed together, :data:`RESUME_AT_ONCE` at a time."""
         from mazziere.server.store import table_rows
 
+        dead = dead or set()
         async with self.server.db.session() as db:
             ids = await table_rows.not_closed_ids(db)
-        orphans = await self.leases.unheld([t for t in ids if t not in self.leases.fences])
-        taken = 0
-        random.shuffle(orphans)  # processes scanning together spread the orphans
-        for t in orphans:
-            with contextlib.suppress(Exception):
-                if await self.adopt(t) is not None:
-                    taken += 1
-        return taken
+        others = [t for t in ids if t not in self.leases.fences]
+        held = await self.leases.leases_of(others)
+        free = [t for t, (h, _) in zip(others, held, strict=True) if h is None]
+        waiting = {t: ttl for t, (h, ttl) in zip(others, held, strict=True) if h in dead}
+        self.server.metrics.tables_unowned.set(len(free) + len(waiting))
+        soon = [t for t, ttl in waiting.items() if ttl <= self.leases.seconds]
+        if soon:
+            await asyncio.sleep(max(waiting[t] for t in soon) + 0.005)
+            again = await self.leases.leases_of(soon)
+            free += [t for t, (h, _) in zip(soon, again, strict=True) if h is None]
+        random.shuffle(free)  # processes scanning together spread the orphans
+        tokens = await self.leases.take_many(free)
+        for t, token in tokens.items():  # renewed from now on; a message for one loads it
+            self.leases.hold(t, token)
+        gate = asyncio.Semaphore(RESUME_AT_ONCE)
+
+        async def resume(t: int) -> bool:
+            async with gate:
+                try:
+                    return await self.adopt(t) is not None
+                except Exception:
+                    log.exception("cluster %s: table %s could not be taken", self.bus.proc, t)
+                    return False
+
+        done = await asyncio.gather(*(resume(t) for t in tokens))
+        # what is still without a live owner: taken by no process yet, or failed here
+        check = [t for t in {*free, *waiting} if t not in self.server.tables]
+        left = [
+            t for t, (h, _) in zip(check, await self.leases.leases_of(check), strict=True)
+            if h is None or h in dead
+        ]  # fmt: skip
+        self.server.metrics.tables_unowned.set(len(left))
+        later = [ttl for t, ttl in waiting.items() if t not in soon]
+        return Orphans(taken=sum(done), left=len(left), wake=min(later, default=None))
 
     # ------------------------------------------------------------------------- new tables
     def install(self, actor: TableActor, token: int) -> None:

@@ -76,6 +76,19 @@ class Presence:
         self.where[account] = proc
         return proc
 
+    async def connected(self, account: int) -> bool:
+        """``account`` has a socket on this process, or on another one that is alive (a
+        socket's entry stays behind a process that died)."""
+        if account in self.server.hub.conns:
+            return True
+        raw = await self.bus.redis.get(self.bus.key(f"conn:{account}"))
+        if raw is None:
+            return False
+        proc = text(raw).partition("|")[0]
+        if proc == self.bus.proc:
+            return False
+        return bool(await self.bus.redis.exists(self.bus.key("alive:" + proc)))
+
     def heard_from(self, account: int, proc: str) -> None:
         """A message from ``account`` came through ``proc``: its socket is there."""
         self.where[account] = proc

@@ -103,6 +103,21 @@ async def take_fence(db: AsyncSession, table_id: int, token: int) -> bool:
     return bool(cast(CursorResult[Any], res).rowcount)
 
 
+async def take_fenced_row(db: AsyncSession, table_id: int, token: int) -> GameTable | None:
+    """:func:`take_fence` for a table not closed, and its row as fenced, in one statement
+    (a takeover loads many tables at once); None if the table is closed or a newer owner
+    already took it."""
+    t = cast(Table, GameTable.__table__)
+    taken = (
+        update(GameTable)
+        .where(t.c.id == table_id, t.c.fence < token, t.c.status != "closed")
+        .values(fence=token)
+        .returning(GameTable)
+    )
+    row: GameTable | None = (await db.scalars(taken)).one_or_none()
+    return row
+
+
 async def check_fence(db: AsyncSession, table_id: int, token: int) -> None:
     """Refuse the transaction unless ``token`` is still the table's fence. An UPDATE (not a
     SELECT): it locks the row until this transaction ends, so a new owner's :func:`take_fence`
