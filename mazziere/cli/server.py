@@ -76,6 +76,24 @@ def serve(
     lease_seconds: Annotated[
         float, typer.Option(help="Table lease: a dead process's tables move after this long.")
     ] = 5.0,
+    rtp_watch_seconds: Annotated[
+        float,
+        typer.Option(
+            help="How often one process reads the RTP watch into /metrics (0: never; "
+            "GET /api/admin/rtp reads it on request)."
+        ),
+    ] = 60.0,
+    ledger_check_seconds: Annotated[
+        float,
+        typer.Option(help="How often one process runs the ledger check into /metrics (0: never)."),
+    ] = 900.0,
+    rtp_report: Annotated[
+        str | None,
+        typer.Option(
+            help="The certification report (report.json of mazziere certify casino) whose "
+            "payout distribution sets the RTP watch's bands."
+        ),
+    ] = None,
 ) -> None:
     """Start the server; the schema is migrated and unfinished tables resumed at start."""
     import uvicorn
@@ -99,6 +117,9 @@ def serve(
         metrics_token=metrics_token,
         metrics_public=metrics_public,
         behind_tls=behind_tls,
+        rtp_watch_seconds=rtp_watch_seconds,
+        ledger_check_seconds=ledger_check_seconds,
+        rtp_report=rtp_report,
     )
     settings.workers, settings.redis_url = workers, redis_url
     settings.redis_prefix, settings.lease_seconds = redis_prefix, lease_seconds

@@ -124,6 +124,10 @@ class Settings:
             raise SettingsError("--adjustment-approvals is 1 or 2")
         if self.admin_idle_minutes <= 0:
             raise SettingsError("--admin-idle-minutes is above 0")
+        if self.rtp_watch_seconds < 0 or self.ledger_check_seconds < 0:
+            raise SettingsError("--rtp-watch-seconds and --ledger-check-seconds are 0 or more")
+        if self.rtp_report is not None and not Path(self.rtp_report).is_file():
+            raise SettingsError(f"--rtp-report: no certification report at {self.rtp_report}")
         if self.workers > 1 and sqlite:
             raise SettingsError(
                 "--workers > 1 needs PostgreSQL: SQLite is a file one process writes; pass "

@@ -159,3 +159,14 @@ def test_the_dashboard_and_the_alerts_read_only_metrics_the_server_writes() -> N
         assert needed in read, needed
     ids = [p["id"] for p in dashboard["panels"]]
     assert len(ids) == len(set(ids))
+
+
+def test_the_checks_settings_are_refused_when_they_cannot_work(tmp_path: Path) -> None:
+    from mazziere.server.settings import SettingsError
+
+    for bad in ({"rtp_watch_seconds": -1.0}, {"ledger_check_seconds": -5.0}):
+        with pytest.raises(SettingsError, match="0 or more"):
+            Settings(data_dir=tmp_path, **bad).check()  # type: ignore[arg-type]
+    with pytest.raises(SettingsError, match="no certification report"):
+        Settings(data_dir=tmp_path, rtp_report=str(tmp_path / "missing.json")).check()
+    Settings(data_dir=tmp_path, rtp_watch_seconds=0, ledger_check_seconds=0).check()
