@@ -338,6 +338,24 @@ class TableGame(ABC):
         online UNO: the leaver abandons the match)."""
         return None
 
+    def standings(self, seats: int) -> list[dict[str, Any]]:
+        """Each of the ``seats`` seats' outcome of the game as it stands (at its end, the
+        final one), for the match results a server records: ``rank`` (1 = first; ``None``
+        where the game ranks only its winner), ``won``, ``points`` (the game's victory points,
+        0 where it awards none) and ``chips`` (won, or lost if negative, over the game;
+        ``None`` where it plays for none). By default the winner of :meth:`result` won."""
+        winner = self.result().get("winner")
+        return [
+            {"rank": None, "won": seat == winner, "points": 0, "chips": None}
+            for seat in range(seats)
+        ]
+
+    def substitute(self, seat: int, bot: str) -> None:
+        """From now on the computer player ``bot`` plays ``seat`` (a player left a game whose
+        table substitutes leavers, :attr:`TableRules.on_leave`): :meth:`bot_move` answers
+        for it. A game whose tables never substitute has no substitutes."""
+        raise NotImplementedError(f"{self.game} tables do not substitute a leaving player")
+
     def forfeit(self, seat: int) -> dict[str, Any]:
         """The result recorded when ``seat`` leaves a game whose table forfeits it."""
         return {"winner": None, "reason": "left", "left": seat}

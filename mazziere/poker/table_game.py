@@ -140,7 +140,22 @@ class PokerTableGame(TableGame):
         )
 
     def forfeit(self, seat: int) -> dict[str, Any]:
-        return {"winner": COMPUTER, "reason": "left"}
+        return {"winner": COMPUTER, "reason": "left", "bankrolls": list(self.state.bankrolls)}
+
+    def standings(self, seats: int) -> list[dict[str, Any]]:
+        """The winner first, the other second, and the chips each side won or lost: its
+        bankroll now less the bankroll both sides started with."""
+        winner = self.state.result.winner if self.state.result is not None else None
+        start = self.rules.bankroll
+        return [
+            {
+                "rank": None if winner is None else (1 if s == winner else 2),
+                "won": s == winner,
+                "points": 0,
+                "chips": self.state.bankrolls[s] - start,
+            }
+            for s in range(2)
+        ]
 
     @classmethod
     def shown_action(cls, seat: int, action: Any, viewer: int | None) -> Any | None:

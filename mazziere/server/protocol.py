@@ -185,8 +185,49 @@ class SessionClosed(_Note, tag="session_closed"):
     credited: int
 
 
+class Back(_Note, tag="back"):
+    """``name``, whose ``seat`` was held (:class:`SeatHeld`), is back."""
+
+    seat: int
+    name: str
+
+
+class Closed(_Note, tag="closed"):
+    """The table closed (``reason``: ``abandoned``, no human player left; a match in progress
+    was first played to its end by the computer players). It leaves the lobby."""
+
+    reason: str
+
+
+class StartsSoon(_Note, tag="starts_soon"):
+    """A table that starts by itself (quick play, a rematch) starts in ``seconds``, computer
+    players in the seats still free; at once when the players it waits for are all seated."""
+
+    seconds: float
+
+
+class Rematch(_Note, tag="rematch"):
+    """``by`` asked for a rematch: the new table ``table`` waits ``seconds`` for this table's
+    players (``POST /api/tables/{table}/join``) before it starts."""
+
+    table: int
+    by: str
+    seconds: float
+
+
 TableNote = (
-    Seated | SeatLeft | Substituted | SeatHeld | HandStarted | HandOver | TimedOut | SessionClosed
+    Seated
+    | SeatLeft
+    | Substituted
+    | SeatHeld
+    | Back
+    | HandStarted
+    | HandOver
+    | TimedOut
+    | SessionClosed
+    | Closed
+    | StartsSoon
+    | Rematch
 )
 
 

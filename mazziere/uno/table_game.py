@@ -26,6 +26,7 @@ from mazziere.uno import actions as A
 from mazziere.uno.autoplay import choose_autoplay
 from mazziere.uno.bots import find_bot
 from mazziere.uno.events import Event
+from mazziere.uno.scoring import VP_SINGLE
 from mazziere.uno.view import View
 
 DEFAULT_PRESET = "classic"
@@ -164,6 +165,32 @@ class UnoTableGame(TableGame):
 
     def leave_action(self, seat: int) -> Action | None:
         return A.LEAVE if self.rules.abandonment and self.players == 2 else None
+
+    def standings(self, seats: int) -> list[dict[str, Any]]:
+        """Each seat's place (its side's, playing in pairs), whether its side won, and its
+        victory points: the match's own (seed 004: 12/6/2/0 at four-player tables, 10/6/4/0
+        in pairs), else at a four-player table without pairs the same 12/6/2/0 by final
+        place; 0 elsewhere (two or three players, pairs without the option)."""
+        r = self.state.result
+        if r is None:
+            return super().standings(seats)
+        teams = self.rules.teams
+        place = {side: i + 1 for i, side in enumerate(r.ranking)}
+        vp = list(r.victory_points)
+        if not vp:
+            vp = [0] * self.players
+            if self.players == 4 and not teams:
+                for s in range(4):
+                    vp[s] = VP_SINGLE[place[s] - 1] if s in place else 0
+        out = []
+        for s in range(self.players):
+            side = s % 2 if teams else s
+            out.append({"rank": place.get(side), "won": side == r.winner, "points": vp[s]})
+        return [{**o, "chips": None} for o in out]
+
+    def substitute(self, seat: int, bot: str) -> None:
+        find_bot(bot)
+        self.bots = {**self.bots, seat: bot}  # a new dict: a copy of the game keeps its own
 
     @staticmethod
     def table_config(body: dict[str, Any]) -> tuple[dict[str, Any], int]:

@@ -121,7 +121,10 @@ async def test_dropped_connection_seat_held_two_minutes_then_given_up(
         await c2.close()
         await asyncio.sleep(0.1)
         await settle(live, clock, 121)
-        assert actor.seats[0].account is None and actor.seats[0].bot == "autoplay"
+        # given up: the computer finished the match in the seat, and with no player left the
+        # table closed (tests/server/test_abandoned_tables.py)
+        assert actor.seats[0].account is None and actor.status == "closed"
+        assert actor.table_game is not None and actor.table_game.is_over
 
 
 async def test_casino_disconnected_without_pending_decision_closes_after_three_minutes(

@@ -66,10 +66,14 @@ def test_notes_are_in_the_protocol_schema() -> None:
         "SeatLeft",
         "Substituted",
         "SeatHeld",
+        "Back",
         "HandStarted",
         "HandOver",
         "TimedOut",
         "SessionClosed",
+        "Closed",
+        "StartsSoon",
+        "Rematch",
     }
     assert schema["$defs"]["TimedOut"]["properties"]["note"] == {"enum": ["timed_out"]}
 
@@ -226,10 +230,10 @@ async def test_a_join_or_a_reconnection_gets_a_full_update(db_url: str, tmp_path
             "free": False,
         }
         assert m["log_from"] == 0
-        assert [x["note"] for x in m["log"]] == ["seated", "seated", "held"]
-        # anita saw the seat held and back by the seat list, and the held note once
+        assert [x["note"] for x in m["log"]] == ["seated", "seated", "held", "back"]
+        # anita saw the seat held and back by the seat list, and each note once
         await ca.wait(lambda m: m["type"] == "table" and ca.tables[table]["seats"][1]["connected"])
-        assert [x["note"] for x in notes(ca, table)] == ["seated", "seated", "held"]
+        assert [x["note"] for x in notes(ca, table)] == ["seated", "seated", "held", "back"]
         await ca.close()
         await cb.close()
 
@@ -380,3 +384,35 @@ async def test_a_full_update_carries_the_seats_play_by_play_in_order(
         assert kinds[:2] == ["note:seated", "note:hand_started"], kinds
         assert [r["event"] for r in lines if "event" in r] == sent
         await ca.close()
+
+
+async def test_a_held_seat_whose_player_comes_back_is_noted_back(
+    db_url: str, tmp_path: Path
+) -> None:
+    clock = ManualClock()
+    async with live_server(db_url, tmp_path, clock=clock) as live:
+        a, b = await live.signup("anita"), await live.signup("bruno")
+        table = await uno_table(live, a["token"], seats=3, decision_seconds=3600)
+        ca, cb = await live.connect(a["token"]), await live.connect(b["token"])
+        await seat_at(ca, table)
+        await seat_at(cb, table)
+        await ca.send({"type": "start", "table": table})
+        await ca.wait(lambda m: m["type"] == "table" and m["status"] == "playing")
+        await cb.close()
+        actor = live.server.tables[table]
+        for _ in range(200):
+            if not actor.seats[1].connected:
+                break
+            await asyncio.sleep(0.02)
+        assert actor.seats[1].held_until is not None
+        cb = await live.connect(b["token"])  # back within the hold
+        await seat_at(cb, table)
+        await ca.wait(lambda m: m["type"] == "table" and any(n["note"] == "back" for n in m["log"]))
+        got = notes(ca, table)
+        assert got[-1] == {"note": "back", "seat": 1, "name": "bruno"}
+        assert [n["note"] for n in got].count("back") == 1
+        second = await live.connect(b["token"])  # a second device: not a return
+        await seat_at(second, table)
+        assert [n["note"] for n in notes(ca, table)].count("back") == 1
+        await ca.close()
+        await second.close()

@@ -65,8 +65,12 @@ async def _on_table(
 
 @router.get("/tables")
 async def tables(server: Srv) -> list[dict[str, Any]]:
+    """The tables a player may join or watch: a closed one (its players all left) is never
+    listed, and its actor is let go here."""
     if server.cluster is not None:
         return await server.cluster.summaries()
+    for t in [t for t in server.tables.values() if t.status == "closed"]:
+        del server.tables[t.id]
     return [t.summary() for t in sorted(server.tables.values(), key=lambda t: t.id)]
 
 
@@ -85,7 +89,7 @@ async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, An
         row = await table_rows.create(
             db,
             body.game,
-            body.name or f"{body.game} table",
+            body.name,  # empty: the client names the table after its game and number
             config,
             seats,
             account.id,

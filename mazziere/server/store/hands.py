@@ -160,6 +160,22 @@ async def close_hand(db: AsyncSession, hand_id: int, result: dict[str, Any]) -> 
         await _CLOSE.execute(db, row)
 
 
+async def mark_left(db: AsyncSession, hand_id: int, seat: int, bot: str) -> None:
+    """The player at ``seat`` left the hand in progress and the computer player ``bot`` plays
+    the seat to the end: the hand's players say so (``left``, ``bot``), so that a restart
+    resumes the seat with the computer and the match's results know who left."""
+    hand = await db.get(Hand, hand_id)
+    assert hand is not None
+    players = [dict(p or {}) for p in hand.players]
+    players[seat] = {**players[seat], "bot": bot, "left": True}
+    await db.execute(update(_HANDS).where(_HANDS.c.id == hand_id).values(players=players))
+    await db.execute(
+        update(_PLAYERS)
+        .where(_PLAYERS.c.hand_id == hand_id, _PLAYERS.c.seat == seat)
+        .values(is_bot=True)
+    )
+
+
 async def actions_of(db: AsyncSession, hand_id: int) -> list[HandAction]:
     rows = await db.scalars(
         select(HandAction).where(HandAction.hand_id == hand_id).order_by(HandAction.seq)

@@ -13,7 +13,7 @@ from mazziere.errors import IllegalAction
 from mazziere.game import new_seed
 from mazziere.server import protocol as P
 from mazziere.server.store import table_rows
-from mazziere.server.store.hands import close_hand
+from mazziere.server.store.hands import close_hand, mark_left
 from mazziere.server.table.errors import TableError
 from mazziere.server.table.recovery import TableRecovery
 from mazziere.server.table.seats import admit
@@ -28,7 +28,9 @@ class TableActor(TableRecovery):
         async with self.lock:
             if self.retired:  # it moved to another process just now: nothing changes here
                 raise table_rows.Fenced(f"table {self.id} moved to another process", "table_moved")
+            self._refuse_closed()
             seat = self.seat_of(account)
+            back = seat is not None and self._held(seat)
             if seat is None:
                 if self.status == "playing" and not self.rules.seat_after_start:
                     raise TableError("the game has started; every seat is taken", "table_full")
@@ -39,6 +41,8 @@ class TableActor(TableRecovery):
                 self._seat(seat, account, username)
                 self._note(P.Seated(seat=seat, name=username))
             info = self.seats[seat]
+            if back:
+                self._note(P.Back(seat=seat, name=info.username))
             info.mark_connected()
             info.held_until = None
             self.watchers.pop(account, None)  # seated now: no longer a spectator
@@ -47,9 +51,15 @@ class TableActor(TableRecovery):
             await self._broadcast()
             return seat
 
+    def _held(self, seat: int) -> bool:
+        """The seat's player lost the connection and the seat is held for them."""
+        info = self.seats[seat]
+        return info.held_until is not None and not info.connected
+
     async def watch(self, account: int, username: str) -> None:
         """Watch the table without a seat: updates with the view for no seat."""
         async with self.lock:
+            self._refuse_closed()
             if self.seat_of(account) is not None:
                 raise TableError("you are seated at this table: join it", "seated")
             admit(self.watchers, account)
@@ -65,9 +75,9 @@ class TableActor(TableRecovery):
                 raise TableError("you are not seated at this table", "not_seated")
             await self._leave_seat(seat, "left")
             await self._broadcast()
+            await self._close_if_abandoned()
 
     async def _leave_seat(self, seat: int, why: str) -> None:
-        info = self.seats[seat]
         running = self.table_game is not None and not self.table_game.is_over
         if self.rules.on_leave == "finish":
             if running:
@@ -79,9 +89,7 @@ class TableActor(TableRecovery):
             if own is not None:
                 await self._apply_and_store([(seat, own, "player")])
             elif self.rules.on_leave == "substitute":
-                info.bot = self.rules.substitute_bot
-                self._note(P.Substituted(seat=seat, name=info.username, bot=info.bot))
-                self._schedule_bot()
+                await self._substitute(seat)
             else:  # forfeit: the game ends with the leaver's loss; the hand record is closed
                 assert self.hand_id is not None
                 async with self.srv.db.write() as db:
@@ -91,8 +99,49 @@ class TableActor(TableRecovery):
                 self.status = "open"
         self._vacate(seat)
 
+    async def _substitute(self, seat: int) -> None:
+        """A player leaves a match in progress that goes on without them: the computer
+        (:attr:`~mazziere.game.TableRules.substitute_bot`, the auto-play) plays the seat
+        until the match ends, as commercial card rooms do, so the other players keep their
+        match and nobody waits on an empty seat. The hand's record says so first (a restart
+        resumes the seat with the computer; the match's results know who left); then the
+        game and the seat take the computer player, and it moves at once if the turn is its
+        (on a paced table after the table's thinking time)."""
+        assert self.table_game is not None and self.hand_id is not None
+        info, bot = self.seats[seat], self.rules.substitute_bot
+        async with self.srv.db.write() as db:
+            await self._fenced(db)
+            await mark_left(db, self.hand_id, seat, bot)
+        self.table_game.substitute(seat, bot)
+        info.bot = bot
+        self._note(P.Substituted(seat=seat, name=info.username, bot=bot))
+        await self._run_bots_and_store()
+
+    async def _close_if_abandoned(self) -> None:
+        """No human is left at the table: it closes, as a card room closes a table its
+        players left rather than keep it in the lobby with nobody to play or wait for. A match
+        in progress is first played to its end at once by the computer players who hold every
+        seat (its result recorded, as any match's), then the table's row is marked closed; its
+        spectators get the closed table, the lobby stops listing it, and a join or a watch is
+        answered ``no_table``. A table nobody sat at yet stays open for its first player."""
+        if self.status == "closed" or any(s.account is not None for s in self.seats):
+            return
+        await self._play_out()
+        async with self.srv.db.write() as db:
+            await self._fenced(db)
+            await table_rows.set_status(db, self.id, "closed")
+        self.timers.cancel_all()
+        self.status = "closed"
+        self.state_no += 1
+        self._note(P.Closed(reason="abandoned"))
+        await self._broadcast()
+        self.watchers.clear()
+        if self.srv.cluster is not None:
+            self.srv.cluster.lost(self.id)  # no process serves it any more
+
     async def start(self, account: int) -> None:
         async with self.lock:
+            self._refuse_closed()
             if self.seat_of(account) is None:
                 raise TableError("sit at the table before starting", "not_seated")
             if self.rules.starts_with == "stake":
@@ -155,6 +204,15 @@ class TableActor(TableRecovery):
         if self.rules.session_money:
             self._maybe_schedule_close()
 
+    async def on_casino_idle_close(self) -> None:
+        await super().on_casino_idle_close()
+        async with self.lock:
+            await self._close_if_abandoned()
+
+    def _refuse_closed(self) -> None:
+        if self.status == "closed":
+            raise TableError(f"table {self.id} is closed", "no_table")
+
     async def on_hold_expired(self, seat: int, account: int) -> None:
         async with self.lock:
             self.timers.expired(seat)
@@ -165,3 +223,4 @@ class TableActor(TableRecovery):
                 return  # the casino session has its own 3-minute rule
             await self._leave_seat(seat, "disconnected")
             await self._broadcast()
+            await self._close_if_abandoned()

@@ -121,6 +121,16 @@ class TablePlay(CasinoMoney):
         else:
             self._after_steps(steps)
 
+    async def _play_out(self) -> None:
+        """Every seat is the computer's (the last player left): the match in progress is
+        played to its end at once, in one commit, its result recorded as any match's."""
+        if self.table_game is None or self.table_game.is_over:
+            return
+        work = copy.copy(self.table_game)
+        steps = self._bot_steps(work)
+        if steps:
+            await self._commit(work, steps)
+
     async def _finish_by_default(self) -> None:
         """Complete the hand in progress at once: the player's default strategy decides for
         the player (casino, 000), the computer players (the bank) make their own moves."""
