@@ -8,6 +8,8 @@ import { clear, errorText, field, fill, h, showError } from '../ui.js';
 const REFRESH_MS = 4000;
 // the create form's choices survive a language switch (the page is redrawn)
 const formState = { game: 'uno' };
+// the list's filter by game ('all' or a game's name), kept across redraws
+const listState = { game: 'all' };
 
 // Words of the catalog's names, by game, in the games' messages files: a preset
 // `<game>.preset.<name>` (and `.desc`), an option `<game>.opt.<name>`, a choice of a setting
@@ -436,7 +438,39 @@ export default {
       drawList(tables);
     };
 
-    const drawList = (tables) => {
+    let lastTables = [];
+    // one filter per game with tables in the list, and "all"
+    const filters = h('div', { class: 'lobby-filters', role: 'group', 'aria-label': t('lobby.filter') });
+    const drawFilters = (tables) => {
+      const games = [...new Set(tables.map((tb) => tb.game))];
+      if (listState.game !== 'all' && !games.includes(listState.game)) listState.game = 'all';
+      fill(
+        filters,
+        ['all', ...games].map((g) =>
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'btn btn-small filter-btn',
+              'aria-pressed': String(listState.game === g),
+              'data-testid': `filter-${g}`,
+              onclick: () => {
+                listState.game = g;
+                drawList(lastTables);
+              },
+            },
+            g === 'all' ? t('lobby.all_games') : gameName(g),
+            ' ',
+            h('span', { class: 'muted' }, String(g === 'all' ? tables.length : tables.filter((tb) => tb.game === g).length)),
+          ),
+        ),
+      );
+      filters.hidden = games.length < 2;
+    };
+    const drawList = (all) => {
+      lastTables = all;
+      drawFilters(all);
+      const tables = listState.game === 'all' ? all : all.filter((tb) => tb.game === listState.game);
       clear(listBox);
       if (!tables.length) {
         listBox.append(h('p', { class: 'empty' }, t('lobby.no_tables')));
@@ -494,6 +528,20 @@ export default {
             h('span', { class: 'muted' }, tb.status === 'playing' ? t('lobby.in_progress') : t('lobby.full')),
           );
         }
+        // a table being played may be watched (no seat needed)
+        if (!mine && tb.status === 'playing')
+          actions.append(
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'btn btn-ghost btn-small',
+                'data-testid': `watch-${tb.id}`,
+                onclick: () => this.watch(tb.id),
+              },
+              t('lobby.watch'),
+            ),
+          );
         listBox.append(
           h(
             'article',
@@ -532,6 +580,7 @@ export default {
             h('h1', { id: 'tables-h' }, t('lobby.tables')),
             h('button', { type: 'button', class: 'btn btn-ghost btn-small', onclick: refresh }, t('lobby.refresh')),
           ),
+          filters,
           listBox,
         ),
         this.createForm(app),
@@ -544,6 +593,11 @@ export default {
 
   unmount() {
     clearInterval(this.timer);
+  },
+
+  /** Watch a table being played: its page opens as a spectator's (#/watch/<id>). */
+  watch(id) {
+    this.app.go(`/watch/${id}`);
   },
 
   async join(id) {
