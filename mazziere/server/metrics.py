@@ -247,12 +247,12 @@ class Metrics:
             for w in g.windows:
                 labels = (game, w.label)
                 self.rtp_rounds.labels(*labels).set(w.rounds)
+                self.rtp_out.labels(*labels).set(1 if w.out_of_band else 0)
                 if w.realised is None or w.low is None or w.high is None:
-                    continue
+                    continue  # no round yet: no return, no band
                 self.rtp_realised.labels(*labels).set(w.realised)
                 self.rtp_low.labels(*labels).set(w.low)
                 self.rtp_high.labels(*labels).set(w.high)
-                self.rtp_out.labels(*labels).set(1 if w.out_of_band else 0)
         self.checked("rtp", problems, seconds)
 
     def forget_checks(self) -> None:

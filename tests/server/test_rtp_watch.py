@@ -232,6 +232,9 @@ async def test_the_rtp_route_shows_the_alarm_to_staff_and_refuses_a_player(
         empty = (await live.get("/api/admin/rtp", staff))["games"]
         assert [g["game"] for g in empty] == ["casino"]
         assert all(w["rounds"] == 0 and not w["out_of_band"] for w in empty[0]["windows"])
+        text = (await live.http.get("/metrics")).text
+        assert _metric(text, "mazziere_rtp_out_of_band", game="casino", window="all") == 0
+        assert _metric(text, "mazziere_rtp_realised", game="casino", window="all") is None
 
         db = live.server.db
         alba, t1 = await casino_player(db, "alba")
