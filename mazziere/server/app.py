@@ -25,7 +25,17 @@ from mazziere.errors import MazziereError
 from mazziere.poker.bots.registry import warm as warm_poker_bots
 from mazziere.server.context import Server, Settings
 from mazziere.server.roles import BackOfficeError
-from mazziere.server.routes import accounts, admin, admin_rtp, catalog, history, live, lobby, ops
+from mazziere.server.routes import (
+    accounts,
+    admin,
+    admin_rtp,
+    catalog,
+    history,
+    live,
+    lobby,
+    ops,
+    players,
+)
 from mazziere.server.routes import attest as attest_routes
 from mazziere.server.routes import verify as verify_routes
 from mazziere.server.store import table_rows
@@ -187,7 +197,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         openapi_url="/openapi.json" if docs else None,
     )
     app.state.server = server
-    for area in (ops, accounts, catalog, lobby, history, admin, admin_rtp):
+    for area in (ops, accounts, catalog, lobby, history, players, admin, admin_rtp):
         app.include_router(area.router)
     app.include_router(attest_routes.router)  # the server's own files (docs/security.md)
     app.include_router(verify_routes.router)  # rounds anyone can verify (docs/verify.md)

@@ -118,6 +118,11 @@ class GameTable(Base):
     fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
     """The fencing token of the process that last took this table (docs/scaling.md): every
     write of the table's actor checks it, so a process that lost the table writes nothing."""
+    rematch_of: Mapped[int | None] = mapped_column(
+        ForeignKey("game_tables.id"), nullable=True, unique=True
+    )
+    """The table whose players this one's rematch reseats: at most one rematch a table (the
+    unique key settles two players asking at once, on any process)."""
 
 
 class Hand(Base):
@@ -249,3 +254,41 @@ class SoftwareManifest(Base):
     """``[{"path", "sha256"}, ...]``, sorted by path."""
     recorded_by: Mapped[str] = mapped_column(String(80))
     """``first start`` or ``mazziere attest --record``, with the host's name."""
+
+
+class MatchResult(Base):
+    """One seat's result in a finished match (a UNO match, a poker game), written in the
+    transaction that records the match's end: the leaderboards and the player pages are sums
+    over these rows, so they are right after a crash and whichever process serves the table
+    (platform.md "Leaderboards")."""
+
+    __tablename__ = "match_results"
+    __table_args__ = (
+        UniqueConstraint("hand_id", "seat", name="uq_match_result_seat"),
+        Index("ix_match_results_game_ended", "game", "ended_at"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"))
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    game: Mapped[str] = mapped_column(String(20))
+    seat: Mapped[int] = mapped_column(Integer)
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id"), nullable=True, index=True
+    )
+    """The player (``None``: a computer player's seat)."""
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """The computer player of the seat from the start (``None``: a player's seat)."""
+    humans_only: Mapped[bool] = mapped_column(Boolean)
+    """Every seat had a player when the match started."""
+    left: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The player left before the end (the computer finished the seat): no win, no points."""
+    rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Final place, 1 first (``None``: the game ranks only its winner)."""
+    won: Mapped[bool] = mapped_column(Boolean)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    """Victory points (UNO, the online operator's scale); 0 where none."""
+    chips: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """Chips won (lost, if negative) over the game (poker); ``None`` where none."""
+    level: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    """The computer opponent's level (poker)."""
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

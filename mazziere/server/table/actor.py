@@ -12,7 +12,7 @@ from __future__ import annotations
 from mazziere.errors import IllegalAction
 from mazziere.game import new_seed
 from mazziere.server import protocol as P
-from mazziere.server.store import table_rows
+from mazziere.server.store import results, table_rows
 from mazziere.server.store.hands import close_hand, mark_left
 from mazziere.server.table.errors import TableError
 from mazziere.server.table.recovery import TableRecovery
@@ -92,9 +92,11 @@ class TableActor(TableRecovery):
                 await self._substitute(seat)
             else:  # forfeit: the game ends with the leaver's loss; the hand record is closed
                 assert self.hand_id is not None
+                standings = self.table_game.standings(len(self.seats))
                 async with self.srv.db.write() as db:
                     await self._fenced(db)
                     await close_hand(db, self.hand_id, self.table_game.forfeit(seat))
+                    await results.record(db, self.hand_id, self.id, self.game, standings, seat)
                 self.table_game = None
                 self.status = "open"
         self._vacate(seat)

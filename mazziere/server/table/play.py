@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from mazziere import wire
 from mazziere.game import Step, TableGame, commitment
 from mazziere.server import protocol as P
-from mazziere.server.store import money, table_rows
+from mazziere.server.store import money, results, table_rows
 from mazziere.server.store.hands import close_hand, open_hand, record_steps
 from mazziere.server.table.money import CasinoMoney
 
@@ -154,12 +154,17 @@ class TablePlay(CasinoMoney):
         assert hand_id is not None
         result = work.result() if work.is_over else None
         paid = int(result.get("payout", 0)) if result is not None and session is not None else 0
+        standings = work.standings(len(self.seats)) if result is not None else None
+        if self.rules.session_money:
+            standings = None  # a casino round is not a match between players
 
         async def write(db: AsyncSession) -> None:
             await self._fenced(db)
             await record_steps(db, hand_id, seq + 1, steps)
             if result is not None:
                 await close_hand(db, hand_id, result)
+                if standings is not None:  # the match's results, with its end
+                    await results.record(db, hand_id, self.id, self.game, standings)
                 if session is not None:
                     await money.payout(db, session, hand_id, paid)
                 await table_rows.set_status(db, self.id, "open")
