@@ -70,6 +70,6 @@ export function auditTable(target = null) {
       const r = await get(`/api/admin/audit?${params}`);
       return { items: r.entries, next: r.next };
     },
-    { testid: target ? 'account-audit' : 'audit' },
+    { testid: target ? 'account-audit' : 'audit', empty: target ? t('admin.account_audit_none') : t('admin.audit_none') },
   );
 }
