@@ -96,6 +96,14 @@ class TopUp(_Msg, tag="topup"):
     key: Text80 | None = None
 
 
+class CloseTable(_Msg, tag="close"):
+    """Close a table (the back office's table verb, run where the table lives; never read from
+    a socket: it is no :data:`ClientMessage`)."""
+
+    table: TableId
+    reason: Text80
+
+
 class Ping(_Msg, tag="ping"):
     """Keeps the connection alive; answered by ``pong``."""
 
@@ -193,8 +201,9 @@ class Back(_Note, tag="back"):
 
 
 class Closed(_Note, tag="closed"):
-    """The table closed (``reason``: ``abandoned``, no human player left; a match in progress
-    was first played to its end by the computer players). It leaves the lobby."""
+    """The table closed (``reason``: ``abandoned``, no human player left; ``operator``, closed
+    from the back office, its players made to leave first; a match in progress was first
+    played to its end by the computer players). It leaves the lobby."""
 
     reason: str
 

@@ -133,3 +133,15 @@ async def test_a_back_office_login_has_the_shorter_idle_limit(db_url: str, tmp_p
         assert (await live.get("/api/me", player))["username"] == "giocatore"
         r = await live.http.get("/api/admin/me", headers={"Authorization": f"Bearer {boss}"})
         assert r.status_code == 401 and r.json()["code"] == "token_expired"
+
+
+async def test_every_admin_route_answers_an_id_no_row_can_have_404(
+    db_url: str, tmp_path: Path
+) -> None:
+    async with live_server(db_url, tmp_path, **CHEAP) as live:
+        token = await make_staff(live, "capo", "admin")
+        for method, path in admin_routes():
+            if "{" not in path or path.startswith("/api/admin/rtp"):
+                continue
+            r = await call(live, method, re.sub(r"\{[^}]+\}", str(2**40), path), token)
+            assert (r.status_code, r.json()["code"]) == (404, "not_found"), (method, path, r.text)

@@ -1,7 +1,8 @@
-"""A suspension across two server processes (one PostgreSQL, one Redis; docs/scaling.md):
-suspended through one process, the player's socket on the other is closed with 4008, the
-casino round in progress at its table is finished wherever the table lives and the credit
-session closed and credited, a login on either process is refused, and the ledger balances."""
+"""The back office across two server processes (one PostgreSQL, one Redis; docs/scaling.md):
+a player suspended through one process has its socket on the other closed with 4008, the
+casino round in progress at its table finished wherever the table lives and the credit
+session closed and credited, and its login refused on either; a table closed through the
+process that does not own it closes on its owner, its player credited; the ledger balances."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from mazziere.server.store import staff
 from mazziere.server.store.db import Database
 
 from .test_back_office_players import closed
-from .test_cluster import needs_both, pg_url, prefix, two  # noqa: F401 (fixtures)
+from .test_cluster import needs_both, owners, pg_url, prefix, two  # noqa: F401 (fixtures)
 from .test_recovery import ledger_check
 
 
@@ -82,5 +83,49 @@ async def test_a_player_suspended_on_one_process_is_thrown_out_of_the_other(
         await ha.aclose()
         await hb.aclose()
         await asyncio.sleep(0)
+    code, out = ledger_check(tmp_path, pg_url)
+    assert code == 0, out
+
+
+@needs_both
+async def test_a_table_closed_through_the_process_that_does_not_own_it(
+    tmp_path: Path,
+    pg_url: str,  # noqa: F811
+    prefix: str,  # noqa: F811
+) -> None:
+    async with two(tmp_path, pg_url, prefix) as (a, b):
+        ha = httpx.AsyncClient(base_url=a.base, timeout=30)
+        hb = httpx.AsyncClient(base_url=b.base, timeout=30)
+        la = a.live(ha)
+        await la.signup("gestore")
+        await promote(pg_url, "gestore", "operator")
+        r = await ha.post("/api/login", json={"username": "gestore", "password": "correct horse"})
+        boss = r.json()["token"]
+        acc = await la.signup("lina")
+        table = (await la.post("/api/tables", acc["token"], {"game": "casino"})).json()["id"]
+        c = await la.connect(acc["token"])
+        await c.send({"type": "join", "table": table})
+        await c.wait(lambda m: m["type"] == "table")
+        await c.send({"type": "topup", "table": table, "amount": 3_000})
+        await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("credit") == 3_000)
+        owned = await owners(a, b, {table})
+        other = hb if table in owned[a.port] else ha
+        r = await other.post(
+            f"/api/admin/tables/{table}/close",
+            json={"reason": "maintenance"},
+            headers={"Authorization": f"Bearer {boss}"},
+        )
+        assert r.status_code == 200, r.text
+        assert r.json()["players_left"] == 1
+        await c.wait(lambda m: any(e["type"] == "session_closed" for e in m.get("events", [])))
+        me = (await ha.get("/api/me", headers={"Authorization": f"Bearer {acc['token']}"})).json()
+        assert me["balance"] == 20_000
+        listed = (
+            await hb.get("/api/admin/tables", headers={"Authorization": f"Bearer {boss}"})
+        ).json()["tables"]
+        assert table not in [t["id"] for t in listed]
+        await c.close()
+        await ha.aclose()
+        await hb.aclose()
     code, out = ledger_check(tmp_path, pg_url)
     assert code == 0, out

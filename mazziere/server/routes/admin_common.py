@@ -9,7 +9,7 @@ import io
 from collections.abc import Iterable, Sequence
 from typing import Annotated, Any
 
-from fastapi import Query, Request
+from fastapi import Depends, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import Field
@@ -31,9 +31,42 @@ Requester = Annotated[Account, require("adjustments.request")]
 Approver = Annotated[Account, require("adjustments.approve")]
 RoleSetter = Annotated[Account, require("roles.set")]
 
+MAX_ID = 2**31 - 1
+"""The largest row id (a 32-bit integer column): a larger one in a path names nothing (404),
+in a query or a body it is malformed (422)."""
+
+
+def _account_id(account_id: int) -> int:
+    return _known(account_id, "account")
+
+
+def _table_id(table_id: int) -> int:
+    return _known(table_id, "table")
+
+
+def _hand_id(hand_id: int) -> int:
+    return _known(hand_id, "hand")
+
+
+def _adjustment_id(adjustment_id: int) -> int:
+    return _known(adjustment_id, "adjustment")
+
+
+def _known(value: int, what: str) -> int:
+    if not 1 <= value <= MAX_ID:
+        raise NotFound(f"{what} {value} does not exist")
+    return value
+
+
+AccountId = Annotated[int, Depends(_account_id)]
+TableId = Annotated[int, Depends(_table_id)]
+HandId = Annotated[int, Depends(_hand_id)]
+AdjustmentId = Annotated[int, Depends(_adjustment_id)]
+"""Ids in a path: an integer (else 422), one that no row can have is 404 as an unknown one."""
+
 Limit = Annotated[int, Query(ge=1, le=200)]
 """A page's length (1-200)."""
-Cursor = Annotated[int | None, Query(ge=1)]
+Cursor = Annotated[int | None, Query(ge=1, le=MAX_ID)]
 """Where the next page starts: the ``next`` of the page before (older than this id)."""
 
 

@@ -10,7 +10,15 @@ from fastapi import APIRouter, Request
 from pydantic import Field, field_validator
 
 from mazziere.server import protocol as P
-from mazziere.server.routes.admin_common import Approver, Reason, Requester, Staff, actor
+from mazziere.server.routes.admin_common import (
+    MAX_ID,
+    AdjustmentId,
+    Approver,
+    Reason,
+    Requester,
+    Staff,
+    actor,
+)
 from mazziere.server.routes.deps import Body, Srv
 from mazziere.server.store import adjustments
 
@@ -18,7 +26,7 @@ router = APIRouter()
 
 
 class NewAdjustment(Reason):
-    account: int = Field(ge=1)
+    account: int = Field(ge=1, le=MAX_ID)
     amount_cents: int = Field(ge=-P.MAX_CENTS, le=P.MAX_CENTS)
     """Into the wallet; negative: out of it. Integer cents, never zero."""
     house_account: str = Field(max_length=80)
@@ -72,7 +80,7 @@ async def request(
 
 @router.post("/adjustments/{adjustment_id}/approve")
 async def approve(
-    adjustment_id: int,
+    adjustment_id: AdjustmentId,
     request: Request,
     account: Approver,
     server: Srv,
@@ -89,7 +97,7 @@ async def approve(
 
 @router.post("/adjustments/{adjustment_id}/reject")
 async def reject(
-    adjustment_id: int, body: Reason, request: Request, account: Approver, server: Srv
+    adjustment_id: AdjustmentId, body: Reason, request: Request, account: Approver, server: Srv
 ) -> dict[str, Any]:
     """Reject: nothing moves, ever."""
     async with server.db.write() as db:

@@ -19,6 +19,7 @@ from mazziere.server import roles
 from mazziere.server.hub import Close
 from mazziere.server.roles import Conflict, Forbidden
 from mazziere.server.routes.admin_common import (
+    AccountId,
     Cursor,
     Limit,
     Reason,
@@ -62,7 +63,7 @@ async def players(
 
 
 @router.get("/players/{account_id}")
-async def player(account_id: int, account: Staff, server: Srv) -> dict[str, Any]:
+async def player(account_id: AccountId, account: Staff, server: Srv) -> dict[str, Any]:
     """An account's page: wallet, open casino sessions, hands played, last logins."""
     async with server.db.session() as db:
         return await staff.page(db, await staff.account(db, account_id))
@@ -70,7 +71,7 @@ async def player(account_id: int, account: Staff, server: Srv) -> dict[str, Any]
 
 @router.get("/players/{account_id}/ledger")
 async def ledger_lines(
-    account_id: int, account: Staff, server: Srv, before: Cursor = None, limit: Limit = 50
+    account_id: AccountId, account: Staff, server: Srv, before: Cursor = None, limit: Limit = 50
 ) -> dict[str, Any]:
     """The account's ledger lines (wallet and casino sessions), newest first."""
     async with server.db.session() as db:
@@ -81,7 +82,7 @@ async def ledger_lines(
 
 @router.get("/players/{account_id}/hands")
 async def hands(
-    account_id: int, account: Staff, server: Srv, before: Cursor = None, limit: Limit = 50
+    account_id: AccountId, account: Staff, server: Srv, before: Cursor = None, limit: Limit = 50
 ) -> dict[str, Any]:
     """The hands the account sat in, newest first."""
     async with server.db.session() as db:
@@ -92,7 +93,7 @@ async def hands(
 
 @router.get("/players/{account_id}/logins")
 async def logins(
-    account_id: int, account: Staff, server: Srv, before: Cursor = None, limit: Limit = 50
+    account_id: AccountId, account: Staff, server: Srv, before: Cursor = None, limit: Limit = 50
 ) -> dict[str, Any]:
     """The account's logins, let in or refused, newest first (from the audit log)."""
     async with server.db.session() as db:
@@ -119,7 +120,7 @@ def _may_change(by: Account, acc: Account) -> None:
 
 @router.post("/players/{account_id}/suspend")
 async def suspend(
-    account_id: int, body: Reason, request: Request, account: Support, server: Srv
+    account_id: AccountId, body: Reason, request: Request, account: Support, server: Srv
 ) -> dict[str, Any]:
     """Suspend: the account cannot log in, its logins end, its sockets close (4008) on every
     process, and it leaves every table where it sits (its casino sessions closed and credited
@@ -148,7 +149,7 @@ async def suspend(
 
 
 async def _leave_every_table(
-    server: Srv, account_id: int, username: str
+    server: Srv, account_id: AccountId, username: str
 ) -> tuple[list[int], list[dict[str, Any]]]:
     """The account leaves every table where it sits, on every process: the tables left, and
     those that refused with why."""
@@ -164,7 +165,7 @@ async def _leave_every_table(
 
 @router.post("/players/{account_id}/reinstate")
 async def reinstate(
-    account_id: int, body: Reason, request: Request, account: Support, server: Srv
+    account_id: AccountId, body: Reason, request: Request, account: Support, server: Srv
 ) -> dict[str, Any]:
     """Lift a suspension: the account may log in again."""
     async with server.db.write() as db:
@@ -182,7 +183,7 @@ async def reinstate(
 
 @router.post("/players/{account_id}/role")
 async def set_role(
-    account_id: int, body: NewRole, request: Request, account: RoleSetter, server: Srv
+    account_id: AccountId, body: NewRole, request: Request, account: RoleSetter, server: Srv
 ) -> dict[str, Any]:
     """Give an account another role (admins only); the last active admin keeps theirs."""
     async with server.db.write() as db:

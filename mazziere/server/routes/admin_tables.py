@@ -1,7 +1,7 @@
 """Tables and hands in the back office (docs/operators.md): every open table of every
-process with its owner, age and last action; any hand replayed with every card, its seed and
-commitment. A table's live view is the WebSocket's ``watch``, which any account may use on
-any table (a spectator sees no hidden card)."""
+process with its owner, age and last action; closing one; any hand replayed with every card,
+its seed and commitment. A table's live view is the WebSocket's ``watch``, which any account
+may use on any table (a spectator sees no hidden card)."""
 
 from __future__ import annotations
 
@@ -11,16 +11,24 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from sqlalchemy import func, select
 
 from mazziere import wire
 from mazziere.errors import MazziereError
 from mazziere.game import TableGame, find_game
-from mazziere.server.roles import NotFound
-from mazziere.server.routes.admin_common import Staff
+from mazziere.server.roles import Conflict, NotFound
+from mazziere.server.routes.admin_common import (
+    HandId,
+    Reason,
+    Staff,
+    TableCloser,
+    TableId,
+    actor,
+    at_table,
+)
 from mazziere.server.routes.deps import Srv
-from mazziere.server.store import hands
+from mazziere.server.store import audit, hands
 from mazziere.server.store.models import GameTable, Hand, HandAction
 from mazziere.server.store.staff import iso
 
@@ -90,12 +98,35 @@ async def tables(account: Staff, server: Srv) -> dict[str, Any]:
     return {"tables": out}
 
 
+@router.post("/tables/{table_id}/close")
+async def close(
+    table_id: TableId, body: Reason, request: Request, account: TableCloser, server: Srv
+) -> dict[str, Any]:
+    """Close a table where it lives (the table verb ``close``): its players leave as on an
+    ordinary leave (casino credit closed and credited), a game in progress is played out by
+    the computer players, the table closes and leaves the lobby. 409 ``already_closed``."""
+    async with server.db.session() as db:
+        row = await db.get(GameTable, table_id)
+    if row is None:
+        raise NotFound(f"table {table_id} does not exist")
+    if row.status == "closed":
+        raise Conflict(f"table {table_id} is closed already", "already_closed")
+    left = await at_table(server, table_id, account.id, account.username, "close", "operator")
+    before = {"status": row.status, "game": row.game}
+    after = {"status": "closed", "reason": body.reason, "players_left": left}
+    async with server.db.write() as db:
+        await audit.record(
+            db, actor(request, account), "table_closed", f"table:{table_id}", before, after
+        )
+    return {"id": table_id, "status": "closed", "players_left": left}
+
+
 def _aware(t: datetime) -> datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 @router.get("/hands/{hand_id}")
-async def hand(hand_id: int, account: Staff, server: Srv) -> dict[str, Any]:
+async def hand(hand_id: HandId, account: Staff, server: Srv) -> dict[str, Any]:
     """A hand with every card: its seed and commitment, every seat's view as dealt and after
     each step, each step's action and moves in full and every event with the seat it was for
     (``only``; ``None``: everyone)."""

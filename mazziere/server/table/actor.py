@@ -128,6 +128,24 @@ class TableActor(TableRecovery):
         answered ``no_table``. A table nobody sat at yet stays open for its first player."""
         if self.status == "closed" or any(s.account is not None for s in self.seats):
             return
+        await self._close("abandoned")
+
+    async def close(self, reason: str) -> int:
+        """Close the table from the back office (``reason``: ``operator``): every player
+        leaves it as on an ordinary leave (a casino round finished by the default strategy,
+        the credit session closed and credited), then it closes as an abandoned table does.
+        Returns how many players left it."""
+        async with self.lock:
+            self._refuse_closed()
+            seated = [i for i, s in enumerate(self.seats) if s.account is not None]
+            for seat in seated:
+                await self._leave_seat(seat, reason)
+            if seated:
+                await self._broadcast()
+            await self._close(reason)
+            return len(seated)
+
+    async def _close(self, reason: str) -> None:
         await self._play_out()
         async with self.srv.db.write() as db:
             await self._fenced(db)
@@ -135,7 +153,7 @@ class TableActor(TableRecovery):
         self.timers.cancel_all()
         self.status = "closed"
         self.state_no += 1
-        self._note(P.Closed(reason="abandoned"))
+        self._note(P.Closed(reason=reason))
         await self._broadcast()
         self.watchers.clear()
         if self.srv.cluster is not None:

@@ -30,7 +30,7 @@ from mazziere.server.table.errors import TableError
 class Verb:
     """One thing a client may ask of a table."""
 
-    message: type[P.TableMessage]
+    message: type[P.TableMessage | P.CloseTable]
     """The message that carries it; the message's ``type`` is the verb's name."""
     run: Callable[[Table, int, str, Any], Awaitable[Any]]
     """Calls the actor: ``(actor, account, username, message)``, returning the verb's result
@@ -101,24 +101,38 @@ VERBS: dict[str, Verb] = {
 }
 """Every table verb by name."""
 
-_BY_MESSAGE: dict[type[Any], Verb] = {v.message: v for v in VERBS.values()}
+
+async def _close(t: Table, account: int, username: str, m: P.CloseTable) -> int:
+    return await t.close(m.reason)
 
 
-def verb_of(message: P.TableMessage) -> Verb:
+OPERATOR_VERBS: dict[str, Verb] = {v.name: v for v in (Verb(P.CloseTable, _close, play=False),)}
+"""What the back office asks of a table (``close``), by name: called where the table lives
+(:func:`run_op`, a cluster's calls), never from a socket, whose messages are client messages
+only (:data:`mazziere.server.protocol.ClientMessage`); the route checks the permission."""
+
+_BY_MESSAGE: dict[type[Any], Verb] = {
+    v.message: v for v in (*VERBS.values(), *OPERATOR_VERBS.values())
+}
+
+
+def verb_of(message: P.TableMessage | P.CloseTable) -> Verb:
     """The verb ``message`` carries."""
     return _BY_MESSAGE[type(message)]
 
 
-async def run_verb(actor: Table, account: int, username: str, message: P.TableMessage) -> Any:
+async def run_verb(
+    actor: Table, account: int, username: str, message: P.TableMessage | P.CloseTable
+) -> Any:
     """Carry out ``message`` at ``actor`` for ``account`` (named ``username``): the verb's
     result. A refusal raises the actor's typed error, and nothing changed."""
     return await verb_of(message).run(actor, account, username, message)
 
 
-def message_of(op: str, table: int, args: Sequence[Any]) -> P.TableMessage:
+def message_of(op: str, table: int, args: Sequence[Any]) -> P.TableMessage | P.CloseTable:
     """The message of the verb named ``op`` at ``table``, with ``args`` as its fields after
     ``table``, in order (:attr:`Verb.fields`); an unknown name is refused (``malformed``)."""
-    verb = VERBS.get(op)
+    verb = VERBS.get(op) or OPERATOR_VERBS.get(op)
     if verb is None:
         raise TableError(f"no table operation {op!r}", "malformed")
     return verb.message(table=table, **dict(zip(verb.fields, args, strict=True)))
