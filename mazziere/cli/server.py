@@ -76,6 +76,20 @@ def serve(
     lease_seconds: Annotated[
         float, typer.Option(help="Table lease: a dead process's tables move after this long.")
     ] = 5.0,
+    head_seconds: Annotated[
+        float,
+        typer.Option(
+            help="A connection that has not written its request's head (line and headers, "
+            "a WebSocket's handshake) within this long is closed."
+        ),
+    ] = 5.0,
+    max_heads_per_address: Annotated[
+        int,
+        typer.Option(
+            help="Connections one address may have writing a request's head at once; more "
+            "are closed as they open (0: no cap; raise it behind a proxy)."
+        ),
+    ] = 16,
     rtp_watch_seconds: Annotated[
         float,
         typer.Option(
@@ -123,6 +137,7 @@ def serve(
     )
     settings.workers, settings.redis_url = workers, redis_url
     settings.redis_prefix, settings.lease_seconds = redis_prefix, lease_seconds
+    settings.head_seconds, settings.max_heads_per_address = head_seconds, max_heads_per_address
     if redis_url:  # the login throttle's counters are shared too
         settings.rate_limit_storage = redis_url
     try:

@@ -20,6 +20,8 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from mazziere.server.ids import MAX_ID, MIN_ID
+
 VERSION = 1
 MAX_MESSAGE_BYTES = 4096
 """Largest client message the protocol accepts (``too_large`` above it, up to the transport
@@ -31,7 +33,9 @@ MAX_CENTS = 2**53
 """Largest amount a message may carry (JSON numbers are exact up to 2**53); the actors then
 refuse what the rules refuse (``bad_amount``, ``stake_not_positive``...)."""
 Cents = Annotated[int, msgspec.Meta(ge=-MAX_CENTS, le=MAX_CENTS)]
-TableId = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
+TableId = Annotated[int, msgspec.Meta(ge=MIN_ID, le=MAX_ID)]
+"""A table's id, in the one range of ids (:mod:`mazziere.server.ids`); an integer outside it
+is answered ``no_table``, as an unknown id is."""
 
 
 class _Msg(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
@@ -313,7 +317,8 @@ class Error(_Msg, tag="error"):
     table: int | None = None
     state_no: int | None = None
     retry_after: float | None = None
-    """``rate_limited``: seconds until messages are taken again."""
+    """``rate_limited``: seconds until messages are taken again; ``table_moving`` (the table's
+    server died and another takes it over): seconds until the message can be sent again."""
 
 
 class Notice(_Msg, tag="notice"):
@@ -345,11 +350,12 @@ def encode_client(message: ClientMessage) -> bytes:
 
 
 class ProtocolError(Exception):
-    """A client message that cannot be taken: ``malformed``, ``too_large`` or ``bad_version``."""
+    """A client message that cannot be taken: ``malformed``, ``too_large`` or ``bad_version``;
+    ``no_table`` (with ``table``) for a table id outside the range of ids."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, table: int | None = None) -> None:
         super().__init__(message)
-        self.code, self.message = code, message
+        self.code, self.message, self.table = code, message, table
 
 
 def parse_client(raw: str | bytes) -> ClientMessage:
@@ -361,6 +367,8 @@ def parse_client(raw: str | bytes) -> ClientMessage:
         return msg
     except msgspec.ValidationError as e:
         where = str(e)
+        if where.endswith("at `$.table`") and (table := _table_of(raw)) is not None:
+            raise ProtocolError("no_table", f"table {table} does not exist", table) from None
         if "at `$.v`" in where and _version_of(raw) not in (None, VERSION):
             raise ProtocolError(
                 "bad_version", f"this server speaks protocol version {VERSION}"
@@ -381,6 +389,19 @@ def _version_of(raw: str | bytes) -> Any:
         return None
     # only an integer other than 1 is another version; "1", 1.0, true are malformed
     return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+class _Table(msgspec.Struct):
+    table: Any = None
+
+
+def _table_of(raw: str | bytes) -> int | None:
+    """The integer ``table`` of a message refused for it (an id outside the range), if any."""
+    try:
+        t = msgspec.json.decode(raw, type=_Table).table
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
+    return t if isinstance(t, int) and not isinstance(t, bool) else None
 
 
 def json_schema() -> dict[str, Any]:

@@ -43,6 +43,14 @@ class Settings:
     25 s."""
     ws_ping_seconds: float = 20.0
     """WebSocket ping interval (and pong timeout): dead peers are found and dropped."""
+    head_seconds: float = 5.0
+    """A connection must send its request's head (request line and headers, a WebSocket's
+    handshake) within this long of opening, or of its previous answer, else it is closed: a
+    half-written request holds no socket for long (docs/security.md)."""
+    max_heads_per_address: int = 16
+    """Connections from one address still sending a request's head at once; one more is
+    closed as it opens (0: no cap). Behind a proxy every connection comes from the proxy's
+    address: raise it there, or cap at the proxy."""
     ws_max_bytes: int = 65536
     """Transport limit of one WebSocket message; a larger one closes the socket with 1009."""
     token_idle_seconds: float = 3600.0

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from mazziere.errors import MazziereError
+from mazziere.server import ids
 from mazziere.server.cluster.bus import Bus
 from mazziere.server.cluster.leases import Leases
 from mazziere.server.cluster.messages import Adopt
@@ -95,6 +96,8 @@ class Ownership:
         from mazziere.server.store import table_rows
         from mazziere.server.table.actor import TableActor
 
+        if not ids.in_range(table_id):  # no such table: no lease, no fence, no query
+            return None
         token = self.leases.fences.get(table_id)  # taken here by a scan, not loaded yet
         if token is None:
             row = await self._row(table_id)  # no lease (nor fence) for a table that is not

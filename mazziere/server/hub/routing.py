@@ -50,7 +50,7 @@ class Router:
         try:
             msg = P.parse_client(raw)
         except P.ProtocolError as e:
-            await self.error(conn.account, e.code, e.message)
+            await self.error(conn.account, e.code, e.message, e.table)
             return
         if isinstance(msg, P.Ping):
             await self.send(conn.account, P.Pong())
@@ -92,7 +92,7 @@ class Router:
         try:
             msg = P.parse_client(raw)
         except P.ProtocolError as e:  # it was checked there; never trust the bus either
-            await self.error(account, e.code, e.message)
+            await self.error(account, e.code, e.message, e.table)
             return
         if not isinstance(msg, (P.Ping, P.Auth)):
             await self.dispatch(account, username, msg, actor)

@@ -9,10 +9,11 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Request
 from pydantic import BaseModel, ConfigDict
 
-from mazziere.server import roles
+from mazziere.server import ids, roles
 from mazziere.server.context import Server
 from mazziere.server.store import accounts
 from mazziere.server.store.models import Account
+from mazziere.server.table.errors import TableError
 
 
 class Body(BaseModel):
@@ -48,6 +49,26 @@ async def current_account(
 
 Srv = Annotated[Server, Depends(server_of)]
 Me = Annotated[Account, Depends(current_account)]
+
+
+def _table_id(table_id: int) -> int:
+    if not ids.in_range(table_id):
+        raise TableError(f"table {table_id} does not exist", "no_table")
+    return table_id
+
+
+def _hand_id(hand_id: int) -> int:
+    if not ids.in_range(hand_id):
+        raise TableError("no such hand of yours", "no_hand")
+    return hand_id
+
+
+TableId = Annotated[int, Depends(_table_id)]
+"""A table's id in a path (``{table_id}``): outside the range of ids
+(:mod:`mazziere.server.ids`) it is answered ``no_table``, as an unknown table is."""
+HandId = Annotated[int, Depends(_hand_id)]
+"""A hand's id in a path (``{hand_id}``): outside the range of ids it is answered
+``no_hand``, as an unknown hand is."""
 
 
 def require(permission: str) -> Any:

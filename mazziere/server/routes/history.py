@@ -9,7 +9,7 @@ from fastapi import APIRouter
 
 from mazziere.game import find_game
 from mazziere.game import replay as replay_hand
-from mazziere.server.routes.deps import Me, Srv
+from mazziere.server.routes.deps import HandId, Me, Srv
 from mazziere.server.store import hands
 from mazziere.server.table.errors import TableError
 
@@ -37,7 +37,7 @@ async def history(account: Me, server: Srv, limit: int = 20) -> list[dict[str, A
 
 
 @router.get("/history/{hand_id}")
-async def replay(hand_id: int, account: Me, server: Srv) -> dict[str, Any]:
+async def replay(hand_id: HandId, account: Me, server: Srv) -> dict[str, Any]:
     """A hand step by step as this player saw it: each step by the rule of the live updates
     (:meth:`~mazziere.game.TableGame.seen`), the views rebuilt from the seed and the
     recorded actions; the seed, and the actions in full, only once the hand is over."""

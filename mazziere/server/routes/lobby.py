@@ -16,7 +16,7 @@ from mazziere.game import (
     find_game,
 )
 from mazziere.server import protocol as P
-from mazziere.server.routes.deps import Body, Me, Srv
+from mazziere.server.routes.deps import Body, Me, Srv, TableId
 from mazziere.server.store import switches, table_rows
 from mazziere.server.table.actor import TableActor
 from mazziere.server.table.errors import TableError
@@ -111,22 +111,22 @@ async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, An
 
 
 @router.post("/tables/{table_id}/join")
-async def join(table_id: int, account: Me, server: Srv) -> dict[str, Any]:
+async def join(table_id: TableId, account: Me, server: Srv) -> dict[str, Any]:
     seat, summary = await _on_table(server, table_id, account, "join")
     return {"seat": seat, **summary}
 
 
 @router.post("/tables/{table_id}/leave")
-async def leave(table_id: int, account: Me, server: Srv) -> dict[str, Any]:
+async def leave(table_id: TableId, account: Me, server: Srv) -> dict[str, Any]:
     return (await _on_table(server, table_id, account, "leave"))[1]
 
 
 @router.post("/tables/{table_id}/start")
-async def start(table_id: int, account: Me, server: Srv) -> dict[str, Any]:
+async def start(table_id: TableId, account: Me, server: Srv) -> dict[str, Any]:
     return (await _on_table(server, table_id, account, "start"))[1]
 
 
 @router.post("/tables/{table_id}/topup")
-async def topup(table_id: int, body: Amount, account: Me, server: Srv) -> dict[str, Any]:
+async def topup(table_id: TableId, body: Amount, account: Me, server: Srv) -> dict[str, Any]:
     credit, _ = await _on_table(server, table_id, account, "topup", body.amount, body.key)
     return {"credit": credit}

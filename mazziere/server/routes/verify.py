@@ -13,7 +13,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from mazziere import verify as V
-from mazziere.server.routes.deps import Me, Srv
+from mazziere.server.routes.deps import HandId, Me, Srv
 from mazziere.server.store import hands
 from mazziere.server.table.errors import TableError
 
@@ -54,7 +54,7 @@ async def _hand_file(hand_id: int, account: int, server: Any) -> dict[str, Any]:
 
 
 @router.get("/hands/{hand_id}/file")
-async def hand_file(hand_id: int, account: Me, server: Srv) -> Response:
+async def hand_file(hand_id: HandId, account: Me, server: Srv) -> Response:
     """The hand's file, to download and check with ``mazziere verify``."""
     record = await _hand_file(hand_id, account.id, server)
     return Response(
@@ -65,7 +65,7 @@ async def hand_file(hand_id: int, account: Me, server: Srv) -> Response:
 
 
 @router.get("/hands/{hand_id}/verify")
-async def verify(hand_id: int, account: Me, server: Srv) -> dict[str, Any]:
+async def verify(hand_id: HandId, account: Me, server: Srv) -> dict[str, Any]:
     """The hand replayed from its revealed seed and recorded actions: the commitment checked,
     every card dealt, and any problem found."""
     record = await _hand_file(hand_id, account.id, server)
