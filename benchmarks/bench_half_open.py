@@ -58,10 +58,12 @@ async def attack(port: int, n: int, held: list[Any], closed_at_once: list[int]) 
                 "127.0.0.1", port, local_addr=(ATTACKER, 0)
             )
             writer.write(HEAD)
-            held.append(writer)
             with contextlib.suppress(TimeoutError):
                 if await asyncio.wait_for(reader.read(1), 0.5) == b"":
                     closed_at_once[0] += 1
+                    writer.close()  # the server closed it: its descriptor is free here too
+                    return
+            held.append(writer)  # held open, half-written, until the server closes it
         except OSError:
             closed_at_once[1] += 1
 
@@ -138,6 +140,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         await watcher
         for w in held:
             w.close()
+        await asyncio.sleep(0.5)
     finally:
         server.terminate()
         server.wait(20)

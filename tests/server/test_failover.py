@@ -22,7 +22,7 @@ import httpx
 import websockets
 
 from .test_cluster import needs_both, pg_url, prefix, serve_cmd
-from .test_recovery import free_port
+from .test_recovery import free_port, ledger_check
 
 __all__ = ["pg_url", "prefix"]  # fixtures
 
@@ -216,3 +216,67 @@ async def test_a_killed_worker_s_tables_resume_within_a_lease_and_a_tick_kill_af
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+@needs_both
+async def test_a_player_on_the_other_process_is_told_the_round_settled_by_the_takeover(
+    tmp_path: Path, pg_url: str, prefix: str
+) -> None:
+    """The process owning a casino table dies mid-round while its player's socket is on the
+    other process: an action sent during the dead owner's lease is answered ``table_moving``
+    with a retry hint (nothing applied), a REST call then waits for the takeover and is
+    answered, and the player gets the round completed, settled and the session closed as soon
+    as the new owner has it."""
+    from .test_cluster import made, owners, two
+
+    async with two(tmp_path, pg_url, prefix) as (a, b):
+        http = httpx.AsyncClient(base_url=a.base, timeout=30)
+        la = a.live(http)
+        players = [await la.signup(f"told{i}") for i in range(4)]
+        tables = [await made(la, p["token"], {"game": "casino"}) for p in players]
+        owned = await owners(a, b, set(tables))
+        victim, survivor = (a, b) if owned[a.port] else (b, a)
+        table = min(owned[victim.port])
+        token = players[tables.index(table)]["token"]
+        hs = httpx.AsyncClient(base_url=survivor.base, timeout=30)
+        ls = survivor.live(hs)
+        c = await ls.connect(token)  # the socket is on the survivor, the table on the victim
+        await c.send({"type": "join", "table": table})
+        await c.send({"type": "topup", "table": table, "amount": 5_000})
+        u = await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("credit"))
+        await c.send({"type": "stake", "table": table, "state_no": u["state_no"], "amount": 400})
+        mid = await c.wait(lambda m: m["type"] == "table" and m["status"] == "playing")
+        assert mid["legal"]
+        victim.popen.send_signal(signal.SIGKILL)
+        victim.popen.wait(10)
+        seen = len(c.messages)
+        move = {"type": "action", "table": table, "state_no": mid["state_no"],
+                "action": mid["legal"][0]["text"]}  # fmt: skip
+        await c.send(move)  # during the dead owner's lease
+        moving = await c.wait(lambda m: m["type"] == "error", start=seen)
+        assert moving["code"] == "table_moving" and moving["table"] == table, moving
+        assert 0 < moving["retry_after"] <= 1.5 + 0.5 + 0.1  # the lease's rest and a tick
+        # the takeover: the round completed by default, settled, the session closed, told
+        last = await c.wait(
+            lambda m: m["type"] == "table" and m["table"] == table
+            and any(e["type"] == "session_closed" for e in m["events"]),
+            start=seen, timeout=30,
+        )  # fmt: skip
+        assert last["seat"] is None and last["status"] == "open"
+        credited = next(e for e in last["events"] if e["type"] == "session_closed")["credited"]
+        hist = await ls.get("/api/history", token)
+        assert hist[0]["status"] == "done"
+        payout = hist[0]["result"]["payout"]
+        assert credited == 5_000 - 400 + payout
+        me = await ls.get("/api/me", token)
+        assert me["balance"] == 20_000 - 400 + payout
+        # a REST call for a table whose owner died waits for the takeover, then is answered
+        other = next((t for t in owned[victim.port] if t != table), None)
+        if other is not None:
+            r = await ls.post(f"/api/tables/{other}/join", players[tables.index(other)]["token"])
+            assert r.status_code == 200, r.text
+        await c.close()
+        await http.aclose()
+        await hs.aclose()
+    rc, out = ledger_check(tmp_path, pg_url)
+    assert rc == 0, out
