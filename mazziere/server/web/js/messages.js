@@ -284,6 +284,7 @@ export const en = {
   'err.bad_message': 'The server refused the message.',
   'err.server_only': 'Only the server may do that.',
   'err.server_busy': 'The server could not record that right now; nothing changed: try again.',
+  'err.table_moving': 'This table is moving to another server; nothing changed: it is back in a few seconds.',
 };
 
 export const it = {
@@ -568,4 +569,5 @@ export const it = {
   'err.bad_message': 'Il server ha rifiutato il messaggio.',
   'err.server_only': 'Solo il server può farlo.',
   'err.server_busy': 'Il server non ha potuto registrarlo ora; non è cambiato nulla: riprova.',
+  'err.table_moving': 'Questo tavolo sta passando a un altro server; non è cambiato nulla: torna tra pochi secondi.',
 };
