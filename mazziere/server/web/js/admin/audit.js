@@ -5,11 +5,17 @@ import { dateTime, t } from '../i18n.js';
 import { add, h, toast } from '../ui.js';
 import { downloadCsv, errorWords, isoDay, pagedTable } from './common.js';
 
-/** A before or after value: a short JSON text, whole on hover and on a phone. */
+/** A before or after value: a short JSON text, whole when opened. */
 function state(v) {
   if (v === null || v === undefined || v === '') return h('span', { class: 'muted' }, '—');
   const text = typeof v === 'string' ? v : JSON.stringify(v);
-  return h('code', { class: 'audit-state', title: text }, text);
+  if (text.length <= 32) return h('code', { class: 'audit-state' }, text);
+  return h(
+    'details',
+    { class: 'audit-more' },
+    h('summary', {}, h('code', { class: 'audit-state', title: text }, text)),
+    h('pre', { class: 'audit-full' }, typeof v === 'string' ? v : JSON.stringify(v, null, 2)),
+  );
 }
 
 export default {
