@@ -35,6 +35,7 @@ from mazziere.server.routes import (
     lobby,
     ops,
     players,
+    quick,
 )
 from mazziere.server.routes import attest as attest_routes
 from mazziere.server.routes import verify as verify_routes
@@ -197,7 +198,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         openapi_url="/openapi.json" if docs else None,
     )
     app.state.server = server
-    for area in (ops, accounts, catalog, lobby, history, players, admin, admin_rtp):
+    for area in (ops, accounts, catalog, lobby, quick, history, players, admin, admin_rtp):
         app.include_router(area.router)
     app.include_router(attest_routes.router)  # the server's own files (docs/security.md)
     app.include_router(verify_routes.router)  # rounds anyone can verify (docs/verify.md)

@@ -219,15 +219,6 @@ class StartsSoon(_Note, tag="starts_soon"):
     seconds: float
 
 
-class Rematch(_Note, tag="rematch"):
-    """``by`` asked for a rematch: the new table ``table`` waits ``seconds`` for this table's
-    players (``POST /api/tables/{table}/join``) before it starts."""
-
-    table: int
-    by: str
-    seconds: float
-
-
 TableNote = (
     Seated
     | SeatLeft
@@ -240,7 +231,6 @@ TableNote = (
     | SessionClosed
     | Closed
     | StartsSoon
-    | Rematch
 )
 
 

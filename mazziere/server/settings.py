@@ -25,6 +25,12 @@ class Settings:
     """Cents credited on sign-up (play money)."""
     hold_seconds: float = 120.0
     """A dropped player's seat is held this long (platform.md)."""
+    quickplay_fill_seconds: float = 10.0
+    """A quick-play table not full this long after its first player sat down starts with
+    computer players in its free seats."""
+    rematch_seconds: float = 30.0
+    """A rematch's table waits this long for the players it invited, then starts with
+    computer players in the seats still free."""
     casino_close_seconds: float = 180.0
     """A disconnected casino session with no pending decision closes after this long (000)."""
     inactivity_seconds: float = 1200.0

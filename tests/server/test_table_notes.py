@@ -73,7 +73,6 @@ def test_notes_are_in_the_protocol_schema() -> None:
         "SessionClosed",
         "Closed",
         "StartsSoon",
-        "Rematch",
     }
     assert schema["$defs"]["TimedOut"]["properties"]["note"] == {"enum": ["timed_out"]}
 

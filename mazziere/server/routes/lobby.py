@@ -74,26 +74,22 @@ async def tables(server: Srv) -> list[dict[str, Any]]:
     return [t.summary() for t in sorted(server.tables.values(), key=lambda t: t.id)]
 
 
-@router.post("/tables")
-async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, Any]:
-    req = body.model_dump(exclude_none=True)
-    kind = find_game(body.game)
-    config, seats = kind.table_config(req)  # typed errors for a bad request
-    async with server.db.session() as db:  # a game or preset the back office switched off
-        switches.refuse_if_off(await switches.disabled(db), body.game, config.get("preset"))
-    if kind.table_rules(config).session_money:  # a money table: only on attested software
-        server.attestation.require_for_money()
-    config["bot_delay"] = body.bot_delay  # the table's pace, beside its game's config
+async def open_table(
+    server: Srv,
+    account: int,
+    game: str,
+    name: str,
+    config: dict[str, Any],
+    seats: int,
+    decision_seconds: float,
+    rematch_of: int | None = None,
+) -> dict[str, Any]:
+    """A new table's row and its actor, here or (several processes) on the least loaded
+    process; returns its lobby row."""
     token = None
     async with server.db.write() as db:
         row = await table_rows.create(
-            db,
-            body.game,
-            body.name,  # empty: the client names the table after its game and number
-            config,
-            seats,
-            account.id,
-            body.decision_seconds,
+            db, game, name, config, seats, account, decision_seconds, rematch_of
         )
         if server.cluster is not None:  # owned before any other process can see the row
             token = await server.cluster.take(row.id)
@@ -108,6 +104,22 @@ async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, An
         return summary
     server.tables[row.id] = a
     return a.summary()
+
+
+@router.post("/tables")
+async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, Any]:
+    req = body.model_dump(exclude_none=True)
+    kind = find_game(body.game)
+    config, seats = kind.table_config(req)  # typed errors for a bad request
+    async with server.db.session() as db:  # a game or preset the back office switched off
+        switches.refuse_if_off(await switches.disabled(db), body.game, config.get("preset"))
+    if kind.table_rules(config).session_money:  # a money table: only on attested software
+        server.attestation.require_for_money()
+    config["bot_delay"] = body.bot_delay  # the table's pace, beside its game's config
+    # an empty name: the client names the table after its game and number
+    return await open_table(
+        server, account.id, body.game, body.name, config, seats, body.decision_seconds
+    )
 
 
 @router.post("/tables/{table_id}/join")

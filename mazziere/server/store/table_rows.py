@@ -53,8 +53,12 @@ async def create(
     seats: int,
     created_by: int,
     decision_seconds: float,
+    rematch_of: int | None = None,
 ) -> GameTable:
+    """A new table's row (``rematch_of``: the table whose rematch it is; a second rematch of
+    the same table is refused by the unique key, whoever asks, on any process)."""
     row = GameTable(
+        rematch_of=rematch_of,
         game=game,
         name=name,
         config=config,

@@ -9,6 +9,8 @@ a time."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from mazziere.errors import IllegalAction
 from mazziere.game import new_seed
 from mazziere.server import protocol as P
@@ -22,6 +24,9 @@ from mazziere.server.table.updates import watch_update
 
 class TableActor(TableRecovery):
     """One table. All public methods take the lock, so actions apply one at a time."""
+
+    _autostart_timer: Any = None
+    """The wait of a table that starts by itself, once its first player sat down."""
 
     # ------------------------------------------------------------------------------ lobby
     async def join(self, account: int, username: str) -> int:
@@ -48,6 +53,7 @@ class TableActor(TableRecovery):
             self.watchers.pop(account, None)  # seated now: no longer a spectator
             self.timers.release(seat)
             self.timers.cancel_close()
+            await self._autostart()
             await self._broadcast()
             return seat
 
@@ -168,14 +174,52 @@ class TableActor(TableRecovery):
                 raise TableError("a round here starts with a stake", "no_start")
             if self.table_game is not None and not self.table_game.is_over:
                 raise TableError("a game is already in progress", "already_started")
-            if self.rules.fill_bots is not None:
-                for s in self.seats:
-                    if s.account is None and s.bot is None:
-                        s.bot = self.rules.fill_bots
-            seed = new_seed()
-            bots = {i: s.bot for i, s in enumerate(self.seats) if s.bot}
-            game = self.kind.new(self.config, len(self.seats), bots, seed)
-            await self._begin_hand(game, seed)
+            await self._start_game()
+
+    async def _start_game(self) -> None:
+        """Deal a new game: empty seats get the table's computer players first."""
+        if self.rules.fill_bots is not None:
+            for s in self.seats:
+                if s.account is None and s.bot is None:
+                    s.bot = self.rules.fill_bots
+        seed = new_seed()
+        bots = {i: s.bot for i, s in enumerate(self.seats) if s.bot}
+        game = self.kind.new(self.config, len(self.seats), bots, seed)
+        await self._begin_hand(game, seed)
+
+    # ------------------------------------------------------------------------------ by itself
+    async def _autostart(self) -> None:
+        """A table that starts by itself (``config["autostart"]``: quick play, a rematch)
+        deals its first game as soon as the players it waits for are seated (every seat
+        taken; for a rematch, every player it invited), else when ``seconds`` have passed
+        since its first player sat down, computer players in the seats still free (note
+        ``starts_soon``). A player waits a few seconds at most, never for a start button."""
+        auto = self.config.get("autostart")
+        if not auto or self.table_game is not None or self.status != "open":
+            return
+        if self.rules.starts_with != "start":
+            return
+        seated = {s.account for s in self.seats if s.account is not None}
+        if not seated:
+            return
+        full = all(s.account is not None or s.bot is not None for s in self.seats)
+        invited = auto.get("wait_for")
+        if full or (invited and set(invited) <= seated):
+            self._autostart_timer = None
+            await self._start_game()
+            return
+        if getattr(self, "_autostart_timer", None) is None:
+            seconds = float(auto.get("seconds", 10.0))
+            self._autostart_timer = self.srv.later(seconds, self.on_autostart)
+            self._note(P.StartsSoon(seconds=seconds))
+
+    async def on_autostart(self) -> None:
+        """The wait of a table that starts by itself is over: it starts with whoever sat."""
+        async with self.lock:
+            if self.retired or self.status != "open" or self.table_game is not None:
+                return
+            if any(s.account is not None for s in self.seats):
+                await self._start_game()
 
     # ------------------------------------------------------------------------------ actions
     async def act(self, account: int, state_no: int, action: str) -> None:

@@ -89,6 +89,7 @@ class TableState:
             "seats": [s.public() for s in self.seats],
             "config": self.config,
             "decision_seconds": self.decision_seconds,
+            "started": self.table_game is not None,
         }
 
     def _players(self) -> list[dict[str, Any]]:
