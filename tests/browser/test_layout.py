@@ -9,8 +9,17 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from .harness import LiveServer, Watch, new_context, shot, sign_up, state_no, table_id
-from .test_fit import OTHERS, put, settle_animations
+from .harness import (
+    LiveServer,
+    Watch,
+    hold_moments,
+    new_context,
+    shot,
+    sign_up,
+    state_no,
+    table_id,
+)
+from .test_fit import OTHERS, POKER_DECISIONS, put, settle_animations
 from .test_uno import create_uno_table
 
 SIZES: dict[str, ViewportSize] = {
@@ -97,6 +106,12 @@ def test_no_page_scrolls_sideways(
         page.locator("[data-action=start]").click()
         page.locator("[data-testid=hand] .card").first.wait_for()
         assert_no_sideways_scroll(page, f"page-poker-{size}")
+        # a showdown's moment: both hands face up, named, the way on to the next deal
+        hold_moments(page)
+        put(page, live, table_id(page), POKER_DECISIONS["see"][0])
+        page.locator("[data-testid=actions] [data-action=see]").click()
+        page.get_by_test_id("showdown").wait_for()
+        assert_no_sideways_scroll(page, f"page-poker-showdown-{size}")
 
         visit(page, "/lobby", "[data-testid=table-list] .table-row")
         assert_no_sideways_scroll(page, f"page-lobby-{size}")
@@ -243,3 +258,46 @@ def test_seats_keep_off_the_piles_on_a_phone_held_sideways(
         settle_animations(page)
         assert page.evaluate(OVERLAPS) == [], f"{seats} seats, seat {turn} to play"
     shot(page, f"sideways-{seats}-seats-844x390")
+
+
+POKER_BOXES = """() => {
+    const box = (el) => {
+        const r = el.getBoundingClientRect();
+        return [r.x, r.y, r.width, r.height];
+    };
+    const all = (sel) => [...document.querySelectorAll(sel)].map(box);
+    return {
+        hand: all('[data-testid=hand] .card'),
+        'their cards': all('[data-testid=opp-cards] .card'),
+        pot: all('[data-testid=pot]'),
+    };
+}"""
+
+POKER_HANDS = "hands=Ah,Ad,7c,7d,2s/Kh,Kd,Qc,Jd,3s"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_poker_table_holds_still_when_the_turn_starts(
+    page: Page, live: LiveServer, size: str
+) -> None:
+    """The computer to act, then this player (the amount, its quick choices and the buttons
+    appear): neither hand's cards nor the pot move."""
+    page.set_viewport_size(SIZES[size])
+    sign_up(page, live, f"ferma{size.replace('x', '_')}")
+    page.get_by_test_id("game-poker").check(force=True)
+    page.get_by_test_id("decision-seconds").fill("120")
+    page.get_by_test_id("create-submit").click()
+    page.locator("[data-action=start]").click()
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    tid = table_id(page)
+    put(page, live, tid, f"poker deal=1 first=1 turn=1 {POKER_HANDS}")
+    expect(page.get_by_test_id("thinking")).to_be_visible()
+    page.wait_for_timeout(300)
+    settle_animations(page)
+    waiting: Boxes = page.evaluate(POKER_BOXES)
+    put(page, live, tid, f"poker deal=1 first=1 turn=0 acts=1 history=1:wait:0 {POKER_HANDS}")
+    expect(page.locator("[data-testid=actions] [data-action=open]")).to_be_visible()
+    page.wait_for_timeout(300)
+    settle_animations(page)
+    assert_same_boxes(f"{size} poker, the turn starts", waiting, page.evaluate(POKER_BOXES))
+    shot(page, f"still-poker-my-turn-{size}")

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .harness import LiveServer, shot, sign_up, table_id
-from .test_layout import SIZES
+from .test_layout import SIZES, assert_no_sideways_scroll
 from .test_moments import IN_VIEW
 from .test_uno import create_uno_table
 
@@ -57,3 +57,4 @@ def test_the_lobby_fits_filters_by_game_and_offers_to_watch(
     page.get_by_test_id(f"watch-{uno}").click()
     page.wait_for_url(f"**/#/watch/{uno}")
     expect(page.get_by_test_id("watching-banner")).to_be_visible()
+    assert_no_sideways_scroll(page, f"page-watch-{size}")

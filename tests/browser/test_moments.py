@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from .harness import LiveServer, hold_moments, shot, sign_up, table_id
 from .test_fit import put, settle_animations
-from .test_layout import SIZES
+from .test_layout import SIZES, assert_no_sideways_scroll
 
 TWO_SIZES = ["1366x850", "390x844"]
 
@@ -177,6 +177,7 @@ def test_casino_tops_up_first_keeps_the_credit_in_view_and_shows_the_banks_cards
     page.locator("[data-action=deal]").click()
     page.locator("[data-testid=hand] .card").first.wait_for()
     credit_in_view(page)
+    assert_no_sideways_scroll(page, f"moment-casino-in-round-{size}")
 
     # the player's last card ends the round: the bank's cards are shown with the result
     put(page, live, tid, "casino stake=200 mult=3 uno hands=R1/B5,G6 discard=R7")
@@ -187,8 +188,7 @@ def test_casino_tops_up_first_keeps_the_credit_in_view_and_shows_the_banks_cards
     expect(left).to_contain_text("The bank's cards")
     expect(left.locator(".mini")).to_have_count(2)
     credit_in_view(page)
-    settle_animations(page)
-    shot(page, f"moment-casino-round-over-{size}")
+    assert_no_sideways_scroll(page, f"moment-casino-round-over-{size}")
 
 
 @pytest.mark.parametrize("size", TWO_SIZES)

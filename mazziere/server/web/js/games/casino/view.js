@@ -275,9 +275,11 @@ export class CasinoView extends TableView {
         { class: 'me-meta' },
         t('uno.cards_n', { n: watching ? (v.player_cards ?? 0) : sorted.length }),
         hasRound ? ` · ${t('casino.stake_is', { stake: money(v.stake) })}` : '',
-        watching ? '' : ' · ',
-        watching ? '' : h('span', { 'data-testid': 'credit-now' }, t('casino.credit_is', { credit: money(v.credit ?? 0) })),
       ),
+      // the session's credit, never cut short (the cards and the stake give way first)
+      watching
+        ? null
+        : h('span', { class: 'credit-now', 'data-testid': 'credit-now' }, t('casino.credit_is', { credit: money(v.credit ?? 0) })),
       this.clock(this.countdown, inRound || seen),
     );
     this.turnLine.textContent = inRound ? this.prompt(v) : '';

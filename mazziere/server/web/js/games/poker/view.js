@@ -234,9 +234,10 @@ export class PokerView extends TableView {
         h('span', {}, this.ctx.nameOf(them)),
         v.level ? h('span', { class: 'tag' }, t(`poker.level.${v.level}`)) : null,
         v.first === them ? h('span', { class: 'tag', title: t('poker.acts_first') }, '1°') : null,
+        // "thinking" keeps its place when the computer is not to act: the box keeps its width
         v.current === them && v.phase !== 'over' && !v.result
           ? h('span', { class: 'thinking', 'data-testid': 'thinking' }, t('motion.thinking'))
-          : null,
+          : h('span', { class: 'thinking idle', 'aria-hidden': 'true' }, t('motion.thinking')),
       ),
       oppCards,
       h(
@@ -422,17 +423,7 @@ export class PokerView extends TableView {
       const cur = Number(this.amount.value);
       if (!cur || cur < lo || cur > hi) this.amount.value = String(Math.min(hi, Math.max(lo, v.ante || lo)));
       this.slider.value = this.amount.value;
-      out.push(
-        h(
-          'div',
-          { class: 'amount-box' },
-          h('label', {}, t('poker.amount'), ' ', this.amount),
-          this.slider,
-          h('small', { class: 'muted' }, t('poker.range', { lo, hi })),
-          this.presets(lo, hi, v.pot ?? 0),
-          this.amountNote,
-        ),
-      );
+      out.push(this.amountBox(lo, hi, v.pot ?? 0));
     }
     if (L.words.has('open'))
       out.push(btn('open', this.label('open'), 'btn-primary', () => this.bet('open', L.ranges.open)));
@@ -466,7 +457,48 @@ export class PokerView extends TableView {
     for (const w of L.words) {
       if (!KNOWN.includes(w)) out.push(btn(w, w, '', () => this.send(w)));
     }
+    this.reserveHeight(btn, v);
     fill(this.buttons, ...out);
+  }
+
+  /** The amount, its range and quick choices (the note under it when one is said). */
+  amountBox(lo, hi, pot) {
+    return h(
+      'div',
+      { class: 'amount-box' },
+      h('label', {}, h('span', { class: 'amount-label' }, t('poker.amount'), ' '), this.amount),
+      this.slider,
+      h('small', { class: 'muted amount-range' }, t('poker.range', { lo, hi })),
+      this.presets(lo, hi, pot),
+      this.amountNote,
+    );
+  }
+
+  /**
+   * The controls' row keeps the height of its tallest form (a bet: the amount and three
+   * buttons) at every turn, for this window's size: the player's turn starting, or the draw,
+   * moves neither hand nor the pot under the pointer. Measured again when the row's width or
+   * the window's height changes.
+   */
+  reserveHeight(btn, v) {
+    // the game over, nothing is to be decided: its result has the room
+    if (v.result || v.phase === 'over') {
+      this.reserved = null;
+      this.buttons.style.minHeight = '';
+      return;
+    }
+    const size = `${this.buttons.clientWidth}x${window.innerHeight}`;
+    if (this.reserved === size || !this.buttons.isConnected) return;
+    this.reserved = size;
+    this.buttons.style.minHeight = '';
+    fill(
+      this.buttons,
+      this.amountBox(v.ante || 5, Math.max(...(v.bankrolls || [500])), v.pot || 10),
+      btn('open', this.label('open'), 'btn-primary', null),
+      btn('wait', this.label('wait'), '', null),
+      btn('fold', this.label('fold'), 'btn-warn', null),
+    );
+    this.buttons.style.minHeight = `${this.buttons.offsetHeight}px`;
   }
 
   /** Buttons that put an amount in the field: the least, half the pot, the pot, the most
