@@ -8,6 +8,9 @@ import { PERM, askReason, dataTable, duration, errorWords } from './common.js';
 
 const REFRESH_MS = 5000;
 
+/** A person's seat whose player is not connected now. */
+const offline = (s) => Boolean(s.name && !s.bot && s.connected === false);
+
 function seatsCell(table) {
   if (!table.seats?.length) return h('span', { class: 'muted' }, '—');
   return h(
@@ -16,9 +19,10 @@ function seatsCell(table) {
     table.seats.map((s) =>
       h(
         'span',
-        { class: `seat-chip ${s.bot ? 'bot' : ''} ${s.name ? '' : 'free'}` },
+        { class: `seat-chip ${s.bot ? 'bot' : ''} ${s.name ? '' : 'free'} ${offline(s) ? 'offline' : ''}` },
         s.bot ? icon('bot') : null,
         s.bot ? t('seat.bot', { n: s.seat }) : s.name || t('admin.free_seat'),
+        offline(s) ? h('span', { class: 'muted' }, ` ${t('admin.offline')}`) : null,
       ),
     ),
   );
