@@ -145,6 +145,7 @@ async def test_a_suspended_player_is_thrown_out_and_credited(db_url: str, tmp_pa
                 "sportello",
                 {"status": "suspended", "reason": "chargeback", "logins_ended": 1},
             ),
+            ("signup", "dario", None),
         ]
         assert audit[3]["before"] == {"status": "active"}
         await c.close()
@@ -191,7 +192,7 @@ async def test_suspension_refusals_are_typed_and_change_nothing(
             assert (r.status_code, r.json()["code"]) == (404, "not_found"), path
         admin = await make_staff(live, "revisore", "auditor")
         audit = (await live.get(f"/api/admin/audit?target=account:{player}", admin))["entries"]
-        assert [e["action"] for e in audit] == ["player_suspended"]
+        assert [e["action"] for e in audit] == ["player_suspended", "signup"]
 
 
 async def test_an_admin_changes_a_role_but_never_the_last_admin(
@@ -222,7 +223,8 @@ async def test_an_admin_changes_a_role_but_never_the_last_admin(
         assert page["role"] == "operator"
         audit = (await live.get(f"/api/admin/audit?target=account:{player}", admin))["entries"]
         assert [(e["action"], e["before"], e["after"]) for e in audit] == [
-            ("role_set", {"role": "player"}, {"role": "operator", "reason": "hired"})
+            ("role_set", {"role": "player"}, {"role": "operator", "reason": "hired"}),
+            ("signup", None, None),
         ]
 
 

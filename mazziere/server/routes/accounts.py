@@ -25,12 +25,15 @@ class Credentials(Body):
 
 
 @router.post("/signup")
-async def signup(body: Credentials, server: Srv) -> dict[str, Any]:
-    """422 for a name or password the policy refuses, 409 for a taken name."""
+async def signup(body: Credentials, request: Request, server: Srv) -> dict[str, Any]:
+    """422 for a name or password the policy refuses, 409 for a taken name. The new account
+    is logged in at once: the audit log has its ``signup``, as it has every login."""
     digest = await accounts.hash_new_password(body.username, body.password, server.hasher)
+    address = request.client.host if request.client else "?"
     async with server.db.write() as db:  # the hash is made before the write opens
         acc = await accounts.create_account(db, body.username, digest, server.settings.demo_credit)
         token, _ = await accounts.open_session(db, acc)
+        await audit.record(db, Actor.of(acc, address), "signup", f"account:{acc.id}")
     return {"account": acc.id, "username": acc.username, "token": token}
 
 
