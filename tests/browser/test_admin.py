@@ -1,8 +1,8 @@
 """The back-office console (/admin) driven in Chromium against a real server: an admin made by
 the command line logs in, finds a player and suspends them, closes a table, requests an
-adjustment that a second operator (made so in the console) approves, downloads a report; a
-player's token is told it is not allowed; every page fits the window without sideways
-scrolling."""
+adjustment that a second operator (made so in the console) approves, downloads a report and
+the audit log, sees the RTP alarm of a planted run of payouts; a player's token is told it is
+not allowed; every page fits the window without sideways scrolling."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, exp
 
 from mazziere.server.store import ledger
 
+from ..server.rtp_rounds import assisted, casino_player, plant_rounds
 from .harness import PASSWORD, LiveServer, Watch, new_context, shot, sign_up
 
 WIDE: ViewportSize = {"width": 1366, "height": 850}
@@ -279,7 +280,7 @@ def test_a_daily_report_downloads_as_csv(
     assert "day" in head and "game" in head, head
 
 
-def test_the_audit_log_exports_as_csv_and_the_rtp_monitor_shows(
+def test_the_audit_log_lists_and_exports_as_csv(
     console: tuple[BrowserContext, Page], live: LiveServer
 ) -> None:
     _, page = console
@@ -294,10 +295,23 @@ def test_the_audit_log_exports_as_csv_and_the_rtp_monitor_shows(
     lines = path.read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("id,at,actor"), lines[0]
     assert any(",login," in line for line in lines[1:])
+
+
+def test_the_rtp_monitor_raises_an_alert_on_a_planted_run_of_payouts(
+    console: tuple[BrowserContext, Page], live: LiveServer
+) -> None:
+    _, page = console
+    # 600 rounds of a player who wins x3 in 45% of them: a return near 135%
+    account, table = live.call(casino_player(live.server.db, f"robo{uuid.uuid4().hex[:6]}"))
+    live.call(plant_rounds(live.server.db, account, table, assisted(600)))
     page.get_by_test_id("nav-rtp").click()
-    page.locator(".rtp-game").or_(page.locator(".admin-page .empty")).first.wait_for()
+    casino = page.get_by_test_id("rtp-casino")
+    expect(casino.get_by_test_id("rtp-alert")).to_be_visible()
+    expect(casino.locator("tr.out-of-band").first).to_contain_text("above the band")
+    expect(page.get_by_test_id("rtp-players-casino")).to_contain_text("robo")
     fits(page)
     shot(page, "admin-rtp-1366x850")
+    ledger_ok(live)
 
 
 def test_an_operator_switches_a_game_off_and_on_again(

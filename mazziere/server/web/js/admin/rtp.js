@@ -8,6 +8,7 @@ import { add, fill, h } from '../ui.js';
 import { dataTable, errorWords, percent } from './common.js';
 
 const REFRESH_MS = 30_000;
+// a return is never below 0%: a band of few rounds is shown from there
 
 export default {
   mount(root) {
@@ -81,7 +82,7 @@ export default {
           { label: 'admin.col.stakes', cls: 'num', cell: (w) => money(w.staked_cents ?? 0) },
           { label: 'admin.col.payouts', cls: 'num', cell: (w) => money(w.paid_cents ?? 0) },
           { label: 'admin.col.realised', cls: 'num', cell: (w) => h('strong', {}, percent(w.realised)) },
-          { label: 'admin.col.band', cls: 'num', cell: (w) => (w.low === null || w.low === undefined ? '—' : `${percent(w.low)} – ${percent(w.high)}`) },
+          { label: 'admin.col.band', cls: 'num', cell: (w) => (w.low === null || w.low === undefined ? '—' : `${percent(Math.max(0, w.low))} – ${percent(w.high)}`) },
           {
             label: 'admin.col.status',
             cell: (w) =>
