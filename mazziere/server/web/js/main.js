@@ -3,13 +3,15 @@ import { get, onUnauthorized, post, session } from './api.js';
 import { LANGS, getLang, money, setLang, t } from './i18n.js';
 import authPage from './pages/auth.js';
 import historyPage from './pages/history.js';
+import leaderboardsPage from './pages/leaderboards.js';
 import lobbyPage from './pages/lobby.js';
+import playerPage from './pages/player.js';
 import rulesPage from './pages/rules.js';
 import tablePage from './pages/table.js';
 import walletPage from './pages/wallet.js';
 import { applyPrefs } from './prefs.js';
 import { GameSocket } from './socket.js';
-import { add, clear, h, toast } from './ui.js';
+import { add, clear, h, modal, showError, toast } from './ui.js';
 
 /** Routes: hash path -> page; `auth: true` pages need a logged-in player. */
 const ROUTES = [
@@ -23,6 +25,8 @@ const ROUTES = [
   { re: /^\/history\/(\d+)$/, page: historyPage, auth: true, params: (m) => ({ hand: Number(m[1]) }) },
   { re: /^\/wallet$/, page: walletPage, auth: true },
   { re: /^\/rules\/(uno|casino|poker)$/, page: rulesPage, auth: false, params: (m) => ({ game: m[1] }) },
+  { re: /^\/leaderboards$/, page: leaderboardsPage, auth: false },
+  { re: /^\/players\/([^/]+)$/, page: playerPage, auth: false, params: (m) => ({ name: decodeURIComponent(m[1]) }) },
 ];
 
 /** Things every page may reach. */
@@ -106,6 +110,7 @@ function renderTopbar() {
     s ? link('/lobby', t('nav.lobby')) : null,
     s ? link('/history', t('nav.history')) : null,
     s ? link('/wallet', t('nav.wallet'), { 'data-testid': 'nav-wallet' }) : null,
+    link('/leaderboards', t('nav.leaderboards'), { 'data-testid': 'nav-leaderboards' }),
     h(
       'span',
       { class: 'nav-rules' },
@@ -223,10 +228,27 @@ app.socket.addEventListener('state', renderConnection);
 app.socket.addEventListener('message', (ev) => {
   const msg = ev.detail;
   if (msg.type === 'notice') {
-    if (msg.kind === 'inactivity_warning') inactivityWarning();
+    if (msg.kind === 'rematch') rematchAsked(msg);
+    else if (msg.kind === 'inactivity_warning') inactivityWarning();
     else if (msg.kind !== 'replaced' && msg.kind !== 'inactivity') toast(msg.message, 'info');
   }
 });
+
+/** Another player of a match asked for its rematch: sit at the new table, or not. */
+async function rematchAsked(msg) {
+  const go = await modal({
+    title: t('rematch.title'),
+    body: h('p', {}, t('rematch.asked', { who: msg.by || t('rematch.someone') })),
+    choices: [{ label: t('rematch.join'), value: true, class: 'btn btn-primary', attrs: { 'data-action': 'join-rematch' } }],
+  });
+  if (!go) return;
+  try {
+    await post(`/api/tables/${msg.table}/join`);
+    app.go(`/table/${msg.table}`);
+  } catch (e) {
+    showError(e.code, e.message);
+  }
+}
 
 /** 000: a minute before the 20-minute disconnection; any game action clears it. */
 function inactivityWarning() {

@@ -425,6 +425,11 @@ export default {
   mount(root, _params, app) {
     root.className = 'page page-lobby';
     this.app = app;
+    // quick play: a button per game (per preset for UNO) that seats the player at once
+    this.quickBox = h('div', { class: 'quick-play', role: 'group', 'aria-label': t('lobby.quick') });
+    const cat = catalogNow();
+    if (cat) this.drawQuick(cat);
+    else loadCatalog().then((c) => this.drawQuick(c), () => {});
     const me = session.get();
     const listBox = h('div', { class: 'table-list', 'data-testid': 'table-list', 'aria-live': 'polite' });
     const refresh = async () => {
@@ -580,6 +585,7 @@ export default {
             h('h1', { id: 'tables-h' }, t('lobby.tables')),
             h('button', { type: 'button', class: 'btn btn-ghost btn-small', onclick: refresh }, t('lobby.refresh')),
           ),
+          this.quickBox,
           filters,
           listBox,
         ),
@@ -593,6 +599,42 @@ export default {
 
   unmount() {
     clearInterval(this.timer);
+  },
+
+  /** The quick-play buttons from the catalog: UNO's presets (the casino's own aside), poker,
+   * the casino. */
+  drawQuick(cat) {
+    const buttons = [];
+    for (const g of cat.games) {
+      if (g.name === 'uno') {
+        for (const p of g.presets.filter((x) => x.name !== 'casino'))
+          buttons.push(this.quickButton('uno', p.name, `${gameName('uno')} · ${presetName('uno', p.name)}`));
+      } else buttons.push(this.quickButton(g.name, null, gameName(g.name)));
+    }
+    fill(this.quickBox, h('span', { class: 'quick-label' }, t('lobby.quick')), ...buttons);
+  },
+
+  quickButton(game, preset, label) {
+    return h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn btn-small quick-btn',
+        'data-testid': `quick-${game}${preset ? `-${preset}` : ''}`,
+        onclick: () => this.quick(game, preset),
+      },
+      label,
+    );
+  },
+
+  /** Sit at the fullest quick table of the game (and preset), or at a new one. */
+  async quick(game, preset) {
+    try {
+      const row = await post('/api/quickplay', preset ? { game, preset } : { game });
+      this.app.go(`/table/${row.id}`);
+    } catch (e) {
+      showError(e.code, e.message);
+    }
   },
 
   /** Watch a table being played: its page opens as a spectator's (#/watch/<id>). */

@@ -108,6 +108,7 @@ export default {
       stake: (amount) => this.move({ type: 'stake', state_no: this.stateNo(), amount }),
       topup: (amount) => this.move({ type: 'topup', amount }),
       start: () => this.send({ type: 'start' }),
+      rematch: () => this.rematch(),
       leave: () => this.leave(),
       summary: () => this.summary,
       nameOf: (s) => this.nameOf(s),
@@ -390,6 +391,16 @@ export default {
         body: h('input', { type: 'text', readonly: true, value: link, class: 'share-link', 'data-testid': 'share-link' }),
         choices: [],
       });
+    }
+  },
+
+  /** A rematch: a new table for this match's players, where this player sits down now. */
+  async rematch() {
+    try {
+      const row = await post(`/api/tables/${this.id}/rematch`);
+      this.app.go(`/table/${row.id}`);
+    } catch (e) {
+      showError(e.code, e.message);
     }
   },
 

@@ -635,6 +635,14 @@ export class UnoView extends TableView {
             { type: 'button', class: 'btn btn-primary', 'data-action': 'play-again', onclick: () => this.ctx.start() },
             t('uno.play_again'),
           ),
+          // the same players at a new table (the others are asked to come)
+          me === null || me === undefined
+            ? null
+            : h(
+                'button',
+                { type: 'button', class: 'btn', 'data-action': 'rematch', onclick: () => this.ctx.rematch() },
+                t('uno.rematch'),
+              ),
           h('a', { class: 'btn', href: '#/lobby' }, t('nav.lobby')),
           h('a', { class: 'btn btn-ghost', href: '#/history' }, t('table.replay')),
         ),
