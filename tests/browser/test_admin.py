@@ -132,6 +132,18 @@ def test_a_player_token_is_not_allowed_and_sees_no_data(page: Page, live: LiveSe
     expect(page.get_by_test_id("auth-username")).to_be_visible()
 
 
+def test_an_ended_login_brings_the_login_form_back(
+    console: tuple[BrowserContext, Page], live: LiveServer
+) -> None:
+    _, page = console
+    token = page.evaluate("() => JSON.parse(localStorage.getItem('mazziere.session')).token")
+    call(live, "POST", "/api/logout", {}, token)  # ended elsewhere (idle limit, another tab)
+    page.get_by_test_id("nav-tables").click()
+    expect(page.get_by_test_id("auth-username")).to_be_visible()
+    expect(page.locator(".toast")).to_contain_text("session ended")
+    expect(page.locator(".admin-nav")).to_have_count(0)
+
+
 def test_an_admin_finds_a_player_and_suspends_them(
     console: tuple[BrowserContext, Page], live: LiveServer
 ) -> None:
