@@ -7,6 +7,7 @@ import { actionWords, describeEvent, eventOf, hands, list } from '../events.js';
 import '../games/index.js';
 import { handName, shownClass } from '../games/poker/hands.js';
 import { cap, dateTime, has, money, t, tNodes } from '../i18n.js';
+import { seatNames, verifyButton } from '../fairness.js';
 import { add, clear, fill, h, showError } from '../ui.js';
 
 /**
@@ -160,6 +161,7 @@ export default {
                   { class: 'btn btn-small', href: `#/history/${r.hand}`, 'data-testid': `replay-${r.hand}` },
                   t('history.replay'),
                 ),
+                r.status === 'done' ? [' ', verifyButton(r.hand, seatNames(r))] : null,
               ),
             ),
           ),
@@ -461,6 +463,8 @@ export default {
               t('history.seed'),
               ' ',
               h('code', { class: 'seed', title: data.seed }, `${data.seed.slice(0, 16)}…`),
+              ' ',
+              verifyButton(data.hand, nameOf),
             ]
           : '',
       ),

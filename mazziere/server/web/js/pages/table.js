@@ -7,6 +7,7 @@ import { get, post, session } from '../api.js';
 import { tableName } from '../catalog.js';
 import { hands, eventOf } from '../events.js';
 import { VIEWS } from '../games/index.js';
+import { FairnessLine } from '../fairness.js';
 import { LogPanel, leadsEvents, unseenNotes } from '../games/log.js';
 import { money, t } from '../i18n.js';
 import { speedPicker } from '../motion.js';
@@ -56,6 +57,8 @@ export default {
     this.errorBox = h('p', { class: 'table-error', role: 'alert', hidden: true, 'data-testid': 'table-error' });
     // a spectator (the table had no free seat): the table without a hand
     this.watchBanner = h('p', { class: 'watching-banner', hidden: true, 'data-testid': 'watching-banner' }, t('table.watching'));
+    // in the top bar: the hand's seed commitment while it runs, its seed once over
+    this.fair = new FairnessLine(this.mem);
     this.body = h('div', { class: 'table-body' }, h('p', { class: 'loading' }, t('table.joining')));
     root.append(
       h(
@@ -64,6 +67,7 @@ export default {
         h('a', { class: 'back', href: '#/lobby' }, `← ${t('nav.lobby')}`),
         this.badge,
         this.title,
+        this.fair.el,
         h('span', { class: 'spacer' }),
         // this player's settings (animations, colour-blind mode, sounds) and the table's link
         h(
@@ -270,6 +274,8 @@ export default {
       // time-out naming the move the server made) come before them, the others (a hand over,
       // a session closed) after them
       const fresh = unseenNotes(this.mem, msg);
+      const notes = [...(msg.log || []), ...(msg.recent || []).map((r) => r.note)];
+      this.fair.take(notes, msg.seat !== null && msg.seat !== undefined);
       let events = [];
       if (msg.full && Array.isArray(msg.recent)) {
         // the server's play-by-play of this seat, in order (this update's events and notes
