@@ -382,7 +382,7 @@ def _version_of(raw: str | bytes) -> Any:
 
 
 class _Table(msgspec.Struct):
-    table: Any = None
+    table: int | None = None  # an integer, or refused at its first character (never nested)
 
 
 def _table_of(raw: str | bytes) -> int | None:

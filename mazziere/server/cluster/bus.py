@@ -119,7 +119,10 @@ class Bus:
             heard = got[len(got) - len(mail) :]  # each publish: how many listeners had it
             for (proc, parts), listeners in zip(mail.items(), heard, strict=True):
                 if not listeners and self.undelivered is not None:
-                    self.undelivered(proc, [decode(p[4:]) for p in parts])
+                    try:
+                        self.undelivered(proc, [decode(p[4:]) for p in parts])
+                    except Exception:
+                        log.exception("cluster: messages nobody heard could not be answered")
 
     def publish(self, proc: str, payload: bytes) -> None:
         """Queue ``payload`` (one encoded message) for ``proc``: what one event-loop turn

@@ -14,6 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import Field
 
+from mazziere.server import ids
 from mazziere.server.context import Server
 from mazziere.server.roles import NotFound
 from mazziere.server.routes.deps import Body, require
@@ -31,9 +32,9 @@ Requester = Annotated[Account, require("adjustments.request")]
 Approver = Annotated[Account, require("adjustments.approve")]
 RoleSetter = Annotated[Account, require("roles.set")]
 
-MAX_ID = 2**31 - 1
-"""The largest row id (a 32-bit integer column): a larger one in a path names nothing (404),
-in a query or a body it is malformed (422)."""
+MAX_ID = ids.MAX_ID
+"""The largest row id (:mod:`mazziere.server.ids`, the width of the id columns): a larger one
+in a path names nothing (404), in a query or a body it is malformed (422)."""
 
 
 def _account_id(account_id: int) -> int:
