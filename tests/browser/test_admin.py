@@ -148,7 +148,8 @@ def test_an_admin_finds_a_player_and_suspends_them(
     console: tuple[BrowserContext, Page], live: LiveServer
 ) -> None:
     _, page = console
-    lucio = player(live, "lucio")
+    name = f"lucio{uuid.uuid4().hex[:4]}"  # a rerun suspends another player
+    lucio = player(live, name)
     # lucio is in a casino round: €20 brought to the table, €5 staked
     body = {"game": "casino", "name": "lucio's casino", "bot_delay": 0}
     tid = call(live, "POST", "/api/tables", body, lucio["token"])["id"]
@@ -160,7 +161,7 @@ def test_an_admin_finds_a_player_and_suspends_them(
     page.get_by_test_id("player-search").fill("luc")
     page.get_by_test_id("player-search-go").click()
     page.get_by_test_id(f"player-{lucio['account']}").click()
-    expect(page.get_by_test_id("account-name")).to_have_text("lucio")
+    expect(page.get_by_test_id("account-name")).to_have_text(name)
     expect(page.get_by_test_id("player-status")).to_have_text("active")
     expect(page.get_by_test_id("ledger")).to_be_visible()
     expect(page.get_by_test_id("open-sessions")).to_contain_text("€15.00")
@@ -177,7 +178,7 @@ def test_an_admin_finds_a_player_and_suspends_them(
     expect(page.get_by_test_id("ledger")).to_contain_text("Session closed")
     shot(page, "admin-account-suspended-1366x850")
     with pytest.raises(urllib.error.HTTPError) as refused:
-        call(live, "POST", "/api/login", {"username": "lucio", "password": PASSWORD})
+        call(live, "POST", "/api/login", {"username": name, "password": PASSWORD})
     assert json.loads(refused.value.read())["code"] == "suspended"
     ledger_ok(live)
 
