@@ -89,7 +89,7 @@ def serve(
             help="Connections one address may have writing a request's head at once; more "
             "are closed as they open (0: no cap; raise it behind a proxy)."
         ),
-    ] = 16,
+    ] = 64,
     rtp_watch_seconds: Annotated[
         float,
         typer.Option(

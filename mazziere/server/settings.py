@@ -53,7 +53,7 @@ class Settings:
     """A connection must send its request's head (request line and headers, a WebSocket's
     handshake) within this long of opening, or of its previous answer, else it is closed: a
     half-written request holds no socket for long (docs/security.md)."""
-    max_heads_per_address: int = 16
+    max_heads_per_address: int = 64
     """Connections from one address still sending a request's head at once; one more is
     closed as it opens (0: no cap). Behind a proxy every connection comes from the proxy's
     address: raise it there, or cap at the proxy."""

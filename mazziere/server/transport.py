@@ -55,7 +55,7 @@ class HeadGuard(_Http):
     applies: the WebSocket's own limits take over (``auth_seconds``, pings, silence)."""
 
     head_seconds = 5.0
-    max_per_address = 16
+    max_per_address = 64
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
