@@ -1,6 +1,6 @@
-"""The audit log (docs/operators.md): every sign-up and login, let in or refused, is a line (who, when,
-from where, on what); auditors and admins page it newest first and download it as CSV; the
-database refuses to change or delete a line, on SQLite and PostgreSQL alike."""
+"""The audit log (docs/operators.md): every sign-up and login, let in or refused, is a line
+(who, when, from where, on what); auditors and admins page it newest first and download it as
+CSV; the database refuses to change or delete a line, on SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
 
