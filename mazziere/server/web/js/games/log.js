@@ -43,6 +43,12 @@ export function describeNote(n, ctx) {
     }
     case 'session_closed':
       return t('slog.session_closed', { amount: ctx.money(n.credited), why: reasonText('close', n.reason) });
+    case 'starts_soon':
+      return t('slog.starts_soon', { s: Math.max(0, Math.round(Number(n.seconds) || 0)) });
+    case 'closed':
+      return t(n.reason === 'abandoned' ? 'slog.closed_abandoned' : 'slog.closed');
+    case 'rematch':
+      return t('slog.rematch', { who: n.by || '', table: n.table });
     default:
       return null;
   }

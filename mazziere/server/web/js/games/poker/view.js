@@ -413,6 +413,8 @@ export class PokerView extends TableView {
     const out = [];
     const btn = (word, label, cls, onclick) =>
       this.button(word, label, cls, onclick, !myTurn, h('small', { class: 'btn-sub' }, t(`poker.help.${word}`)));
+    // measured first: the measure borrows the amount's field, which the row below then holds
+    this.reserveHeight(btn, v);
     const range = L.ranges.open || L.ranges.raise;
     if (myTurn && range && (L.words.has('open') || L.words.has('raise'))) {
       const [lo, hi] = range;
@@ -457,7 +459,6 @@ export class PokerView extends TableView {
     for (const w of L.words) {
       if (!KNOWN.includes(w)) out.push(btn(w, w, '', () => this.send(w)));
     }
-    this.reserveHeight(btn, v);
     fill(this.buttons, ...out);
   }
 
