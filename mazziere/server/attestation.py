@@ -103,7 +103,8 @@ class Attestation:
             more = len(self.differences) - SHOWN_DIFFERENCES
             log.error(
                 "attestation: this server's files (%s) differ from the accepted manifest (%s), "
-                "money tables are closed: %s%s",
+                "money tables are closed until the files are restored or accepted "
+                "(`mazziere attest --record` after an upgrade): %s%s",
                 current.sha256,
                 sha,
                 shown,
