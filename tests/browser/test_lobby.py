@@ -114,3 +114,11 @@ def test_a_won_match_offers_a_rematch_and_shows_on_the_players_page_and_boards(
     start = page.locator("[data-action=start]")
     page.locator("[data-testid=hand] .card").or_(start).first.wait_for()
     shot(page, f"quick-play-poker-{size}")
+
+    # quick play at UNO: a table that starts by itself, said in the log
+    page.evaluate("location.hash = '#/lobby'")
+    page.get_by_test_id("quick-uno-classic").click()
+    page.wait_for_url("**/#/table/*")
+    expect(page.get_by_test_id("log")).to_contain_text("computer players take the seats")
+    expect(page.get_by_test_id("starts-soon")).to_be_visible()
+    shot(page, f"quick-play-uno-{size}")

@@ -679,6 +679,10 @@ export class UnoView extends TableView {
           ),
         ),
         h('p', { class: 'muted' }, free ? t('uno.start_hint', { n: free }) : t('uno.start_ready')),
+        // a quick-play table or a rematch starts by itself (its note says when)
+        this.ctx.summary()?.config?.quick || this.ctx.summary()?.config?.rematch_of
+          ? h('p', { class: 'starts-soon', 'data-testid': 'starts-soon' }, t('uno.starts_by_itself'))
+          : null,
         h(
           'button',
           {
