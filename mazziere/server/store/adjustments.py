@@ -15,16 +15,19 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from mazziere.server.roles import Conflict, Forbidden, NotFound
 from mazziere.server.store import ledger
 from mazziere.server.store.audit import Actor, record
-from mazziere.server.store.models import Account, Adjustment, LedgerEntry, LedgerTxn
+from mazziere.server.store.models import Account, Adjustment, LedgerTxn
 from mazziere.server.store.staff import iso
 
 HOUSE_BOOKS = tuple(sorted(ledger.UNBOUNDED))
 """The house books an adjustment may move money against: ``house`` (the operator's own
 money: a goodwill credit, a correction of a payout) and ``mint`` (play money issued)."""
 
-PENDING, POSTED, REJECTED = "pending", "posted", "rejected"
-KIND = "adjustment"
+PENDING, REJECTED = "pending", "rejected"
+POSTED = ledger.ADJUSTMENT_POSTED
+KIND = ledger.ADJUSTMENT_KIND
 """The ledger transactions' kind."""
+check = ledger.check_adjustments
+"""What the ledger check says of adjustments (:func:`.ledger.check_adjustments`)."""
 
 
 def key_of(adjustment_id: int) -> str:
@@ -155,35 +158,3 @@ def as_json(a: Adjustment, names: dict[int, str]) -> dict[str, Any]:
         "decided_at": iso(a.decided_at),
         "txn": a.txn_id,
     }
-
-
-async def check(db: AsyncSession) -> list[str]:
-    """What the ledger check says of adjustments: every ``adjustment`` transaction belongs to
-    a posted adjustment and moves exactly its amount between its wallet and its house book;
-    every posted adjustment has its transaction; a pending or rejected one has none."""
-    problems: list[str] = []
-    adjustments = {a.id: a for a in (await db.scalars(select(Adjustment))).all()}
-    txns = (await db.scalars(select(LedgerTxn).where(LedgerTxn.kind == KIND))).all()
-    by_txn = {a.txn_id: a for a in adjustments.values() if a.txn_id is not None}
-    for t in txns:
-        adj = by_txn.get(t.id)
-        if adj is None or adj.status != POSTED:
-            problems.append(f"ledger transaction {t.id} ({t.ref}) is no posted adjustment's")
-            continue
-        entries = (
-            await db.execute(
-                select(LedgerEntry.book, LedgerEntry.amount).where(LedgerEntry.txn_id == t.id)
-            )
-        ).all()
-        want = sorted(
-            [(ledger.wallet(adj.account_id), adj.amount), (adj.house_account, -adj.amount)]
-        )
-        if sorted((b, int(a)) for b, a in entries) != want:
-            problems.append(f"adjustment {adj.id}: its transaction {t.id} does not move its amount")
-    posted_txns = {t.id for t in txns}
-    for adj in adjustments.values():
-        if adj.status == POSTED and adj.txn_id not in posted_txns:
-            problems.append(f"adjustment {adj.id} is posted but no ledger transaction moved it")
-        if adj.status != POSTED and adj.txn_id is not None:
-            problems.append(f"adjustment {adj.id} is {adj.status} but has a ledger transaction")
-    return problems

@@ -23,6 +23,7 @@ from mazziere.errors import MazziereError
 from mazziere.server.store.hot import Hot, driver
 from mazziere.server.store.models import (
     Account,
+    Adjustment,
     Balance,
     CreditSession,
     GameTable,
@@ -270,7 +271,7 @@ async def check(db: AsyncSession) -> LedgerReport:
     """Reconcile: every transaction sums to zero, every book's balance equals the sum of its
     entries, no bounded book is negative, and all balances sum to zero; then the owners of the
     books (:func:`check_owners`) and the back office's adjustments
-    (:func:`mazziere.server.store.adjustments.check`)."""
+    (:func:`check_adjustments`)."""
     rep = LedgerReport()
     rep.transactions = int(await db.scalar(select(func.count(LedgerTxn.id))) or 0)
     rep.entries = int(await db.scalar(select(func.count(LedgerEntry.id))) or 0)
@@ -304,9 +305,7 @@ async def check(db: AsyncSession) -> LedgerReport:
     rep.issued = -int(balances.get(MINT, 0))
     rep.house = int(balances.get(HOUSE, 0))
     rep.problems.extend(await check_owners(db, sorted(set(sums) | set(balances)), balances))
-    from mazziere.server.store import adjustments  # it posts through this module
-
-    rep.problems.extend(await adjustments.check(db))
+    rep.problems.extend(await check_adjustments(db))
     return rep
 
 
@@ -412,3 +411,39 @@ async def movements(
         }
         for r in rows
     ]
+
+
+ADJUSTMENT_KIND = "adjustment"
+"""The kind of a manual adjustment's ledger transaction (:mod:`.adjustments`)."""
+ADJUSTMENT_POSTED = "posted"
+"""An adjustment's status once its transaction is posted."""
+
+
+async def check_adjustments(db: AsyncSession) -> list[str]:
+    """What the ledger check says of adjustments: every ``adjustment`` transaction belongs to
+    a posted adjustment and moves exactly its amount between its wallet and its house book;
+    every posted adjustment has its transaction; a pending or rejected one has none."""
+    problems: list[str] = []
+    adjustments = {a.id: a for a in (await db.scalars(select(Adjustment))).all()}
+    txns = (await db.scalars(select(LedgerTxn).where(LedgerTxn.kind == ADJUSTMENT_KIND))).all()
+    by_txn = {a.txn_id: a for a in adjustments.values() if a.txn_id is not None}
+    for t in txns:
+        adj = by_txn.get(t.id)
+        if adj is None or adj.status != ADJUSTMENT_POSTED:
+            problems.append(f"ledger transaction {t.id} ({t.ref}) is no posted adjustment's")
+            continue
+        entries = (
+            await db.execute(
+                select(LedgerEntry.book, LedgerEntry.amount).where(LedgerEntry.txn_id == t.id)
+            )
+        ).all()
+        want = sorted([(wallet(adj.account_id), adj.amount), (adj.house_account, -adj.amount)])
+        if sorted((b, int(a)) for b, a in entries) != want:
+            problems.append(f"adjustment {adj.id}: its transaction {t.id} does not move its amount")
+    posted_txns = {t.id for t in txns}
+    for adj in adjustments.values():
+        if adj.status == ADJUSTMENT_POSTED and adj.txn_id not in posted_txns:
+            problems.append(f"adjustment {adj.id} is posted but no ledger transaction moved it")
+        if adj.status != ADJUSTMENT_POSTED and adj.txn_id is not None:
+            problems.append(f"adjustment {adj.id} is {adj.status} but has a ledger transaction")
+    return problems
