@@ -152,3 +152,28 @@ async def test_across_two_processes_an_abandoned_table_finishes_closes_and_leave
             await c.close()
         await la.http.aclose()
         await lb.http.aclose()
+
+
+async def test_a_table_its_last_player_left_just_before_a_crash_closes_when_it_resumes(
+    db_url: str, tmp_path: Path
+) -> None:
+    """The leave was recorded (the computer plays the seat) but the server stopped before the
+    table closed: on restart the table resumes with no player and closes, its match finished."""
+    from mazziere.server.store import hands
+
+    async with live_server(db_url, tmp_path) as live:
+        a = await live.signup("nina")
+        c = await live.connect(a["token"])
+        table = await started(live, c, a["token"])
+        hand = live.server.tables[table].hand_id
+        assert hand is not None
+        async with live.server.db.write() as db:  # the leave's own write, and nothing after
+            await hands.mark_left(db, hand, 0, "autoplay")
+        await c.close()
+    async with live_server(db_url, tmp_path) as live:
+        async with live.server.db.session() as db:
+            row = await db.get(GameTable, table)
+            done = await db.get(Hand, hand)
+        assert row is not None and row.status == "closed"
+        assert done is not None and done.status == "done"
+        assert (await live.http.get("/api/tables")).json() == []

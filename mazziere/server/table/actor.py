@@ -273,6 +273,17 @@ class TableActor(TableRecovery):
         async with self.lock:
             await self._close_if_abandoned()
 
+    async def recover(self, connected: Any = None) -> dict[str, Any]:
+        """Resume after a restart or a takeover (:meth:`TableRecovery.recover`); a match whose
+        last player left just before the server stopped resumes with nobody to play for, and
+        the table closes as it would have (:meth:`_close_if_abandoned`)."""
+        report = await super().recover(connected)
+        if report.get("resumed") and not report.get("completed"):
+            async with self.lock:
+                await self._close_if_abandoned()
+            report["closed"] = self.status == "closed"
+        return report
+
     def _refuse_closed(self) -> None:
         if self.status == "closed":
             raise TableError(f"table {self.id} is closed", "no_table")
