@@ -161,7 +161,7 @@ async def test_a_table_its_last_player_left_just_before_a_crash_closes_when_it_r
     table closed: on restart the table resumes with no player and closes, its match finished."""
     from mazziere.server.store import hands
 
-    async with live_server(db_url, tmp_path) as live:
+    async with live_server(db_url, tmp_path, clock=ManualClock()) as live:  # nothing moves
         a = await live.signup("nina")
         c = await live.connect(a["token"])
         table = await started(live, c, a["token"])
