@@ -1,7 +1,7 @@
 """Games switched on and off (docs/operators.md): a game or preset switched off leaves the
-lobby's catalog and a new table of it is refused (``game_disabled``), while a table already
-running plays on; switched on again it is offered again; each switch is in the audit log;
-bad fields are 422."""
+lobby's catalog and a new table of it, by the lobby or quick play, is refused
+(``game_disabled``), while a table already running plays on; switched on again it is offered
+again; each switch is in the audit log; bad fields are 422."""
 
 from __future__ import annotations
 
@@ -44,8 +44,9 @@ async def test_a_switched_off_game_or_preset_is_not_offered_and_running_tables_f
         choices = next(s for s in uno["settings"] if s["name"] == "preset")["choices"]
         assert "mattel" not in choices and "classic" in choices
         for body in ({"game": "uno", "preset": "mattel"}, {"game": "casino"}):
-            r = await live.post("/api/tables", player["token"], body)
-            assert (r.status_code, r.json()["code"]) == (400, "game_disabled"), body
+            for route in ("/api/tables", "/api/quickplay"):  # every way to a new table
+                r = await live.post(route, player["token"], body)
+                assert (r.status_code, r.json()["code"]) == (400, "game_disabled"), (route, body)
         r = await live.post("/api/tables", player["token"], {"game": "uno", "preset": "house"})
         assert r.status_code == 200
         listed = {

@@ -85,7 +85,13 @@ async def open_table(
     rematch_of: int | None = None,
 ) -> dict[str, Any]:
     """A new table's row and its actor, here or (several processes) on the least loaded
-    process; returns its lobby row."""
+    process; returns its lobby row. Every way a table is made (the lobby's create, quick
+    play, a rematch) passes here, so a game or preset the back office switched off, or a
+    money table on software that is not attested, is refused here for all of them."""
+    async with server.db.session() as db:
+        switches.refuse_if_off(await switches.disabled(db), game, config.get("preset"))
+    if find_game(game).table_rules(config).session_money:
+        server.attestation.require_for_money()
     token = None
     async with server.db.write() as db:
         row = await table_rows.create(
@@ -111,10 +117,6 @@ async def create_table(body: NewTable, account: Me, server: Srv) -> dict[str, An
     req = body.model_dump(exclude_none=True)
     kind = find_game(body.game)
     config, seats = kind.table_config(req)  # typed errors for a bad request
-    async with server.db.session() as db:  # a game or preset the back office switched off
-        switches.refuse_if_off(await switches.disabled(db), body.game, config.get("preset"))
-    if kind.table_rules(config).session_money:  # a money table: only on attested software
-        server.attestation.require_for_money()
     config["bot_delay"] = body.bot_delay  # the table's pace, beside its game's config
     # an empty name: the client names the table after its game and number
     return await open_table(

@@ -31,6 +31,7 @@ from mazziere.game import BOT_DELAY, DECISION_SECONDS, find_game
 from mazziere.server import protocol as P
 from mazziere.server.routes.deps import Body, Me, Srv
 from mazziere.server.routes.lobby import _on_table, open_table
+from mazziere.server.store import switches
 from mazziere.server.store.models import GameTable, Hand
 from mazziere.server.table.errors import TableError
 
@@ -114,6 +115,8 @@ async def quickplay(body: Quick, account: Me, server: Srv) -> dict[str, Any]:
     if rules.session_money:
         server.attestation.require_for_money()
     preset = config.get("preset")
+    async with server.db.session() as db:  # switched off: no new table, nor a seat at one
+        switches.refuse_if_off(await switches.disabled(db), body.game, preset)
     key = f"{body.game}:{preset or ''}"
     async with quick_lock(server, key):
         for table in await _candidates(server, key, body.game, preset):
