@@ -1,9 +1,10 @@
 // What the back-office pages share: the permissions they check, money typed as euros, data
 // tables that become cards on a phone, a "load more" pager, the dialog that asks for a reason,
-// and CSV downloads (the API wants the bearer token, so a plain link cannot fetch them).
-import { ApiError, session } from '../api.js';
-import { t } from '../i18n.js';
-import { h } from '../ui.js';
+// pages that reload themselves, and CSV downloads (the API wants the bearer token, so a plain
+// link cannot fetch them).
+import { ApiError, get, session } from '../api.js';
+import { dateTime, t } from '../i18n.js';
+import { fill, h } from '../ui.js';
 
 /**
  * The permissions of GET /api/admin/me that the console asks about (the server's table of
@@ -270,4 +271,41 @@ export function onExpired(fn) {
 export function hashQuery() {
   const q = location.hash.split('?')[1] || '';
   return Object.fromEntries(new URLSearchParams(q));
+}
+
+/**
+ * The head of a page that reloads itself: its title, the time of its last load
+ * (``page.stamp``) with a Refresh button, and a hint; reloads ``page`` every ``everyMs``
+ * until its ``unmount`` clears ``page.timer``.
+ */
+export function liveHead(page, titleKey, hintKey, everyMs) {
+  page.timer = setInterval(() => page.load(), everyMs);
+  return [
+    h(
+      'div',
+      { class: 'section-head' },
+      h('h1', {}, t(titleKey)),
+      h(
+        'div',
+        { class: 'head-tools' },
+        page.stamp,
+        h('button', { type: 'button', class: 'btn btn-small', onclick: () => page.load() }, t('admin.refresh')),
+      ),
+    ),
+    h('p', { class: 'hint' }, t(hintKey)),
+  ];
+}
+
+/** GET ``path`` for a page that reloads itself: the answer, its time in ``page.stamp``; or
+ * null, the error said in ``page.box``. */
+export async function liveLoad(page, path) {
+  let data;
+  try {
+    data = await get(path);
+  } catch (e) {
+    fill(page.box, h('p', { class: 'form-error' }, errorWords(e)));
+    return null;
+  }
+  page.stamp.textContent = t('admin.as_of', { when: dateTime(new Date().toISOString()) });
+  return data;
 }

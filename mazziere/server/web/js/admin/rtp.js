@@ -2,10 +2,9 @@
 // 1,000 / 10,000 / 100,000 rounds and all time against the theoretical figure and the 99%
 // band its volatility gives that many rounds; a figure outside its band is an alert. Below,
 // the players whose own return over enough rounds lies above the band.
-import { get } from '../api.js';
-import { dateTime, money, num, t } from '../i18n.js';
+import { money, num, t } from '../i18n.js';
 import { add, fill, h } from '../ui.js';
-import { dataTable, errorWords, percent } from './common.js';
+import { dataTable, liveHead, liveLoad, percent } from './common.js';
 
 const REFRESH_MS = 30_000;
 // a return is never below 0%: a band of few rounds is shown from there
@@ -17,22 +16,10 @@ export default {
     this.stamp = h('span', { class: 'muted' });
     add(
       root,
-      h(
-        'div',
-        { class: 'section-head' },
-        h('h1', {}, t('admin.nav.rtp')),
-        h(
-          'div',
-          { class: 'head-tools' },
-          this.stamp,
-          h('button', { type: 'button', class: 'btn btn-small', onclick: () => this.load() }, t('admin.refresh')),
-        ),
-      ),
-      h('p', { class: 'hint' }, t('admin.rtp_hint')),
+      ...liveHead(this, 'admin.nav.rtp', 'admin.rtp_hint', REFRESH_MS),
       this.box,
     );
     this.load();
-    this.timer = setInterval(() => this.load(), REFRESH_MS);
   },
 
   unmount() {
@@ -40,14 +27,8 @@ export default {
   },
 
   async load() {
-    let data;
-    try {
-      data = await get('/api/admin/rtp');
-    } catch (e) {
-      fill(this.box, h('p', { class: 'form-error' }, errorWords(e)));
-      return;
-    }
-    this.stamp.textContent = t('admin.as_of', { when: dateTime(new Date().toISOString()) });
+    const data = await liveLoad(this, '/api/admin/rtp');
+    if (!data) return;
     if (!data.games.length) {
       fill(this.box, h('p', { class: 'empty' }, t('admin.rtp_none')));
       return;

@@ -1,10 +1,10 @@
 // Tables: every open table of every server process, refreshed while the page is open; a table
 // is watched in the player client as a spectator, and an operator closes one with a reason
 // (its seats get their money back as on an ordinary close).
-import { get, post } from '../api.js';
+import { post } from '../api.js';
 import { dateTime, has, t } from '../i18n.js';
 import { add, fill, h, icon, toast } from '../ui.js';
-import { PERM, askReason, dataTable, duration, errorWords } from './common.js';
+import { PERM, askReason, dataTable, duration, errorWords, liveHead, liveLoad } from './common.js';
 
 const REFRESH_MS = 5000;
 
@@ -36,22 +36,10 @@ export default {
     this.stamp = h('span', { class: 'muted', 'data-testid': 'tables-stamp' });
     add(
       root,
-      h(
-        'div',
-        { class: 'section-head' },
-        h('h1', {}, t('admin.nav.tables')),
-        h(
-          'div',
-          { class: 'head-tools' },
-          this.stamp,
-          h('button', { type: 'button', class: 'btn btn-small', onclick: () => this.load() }, t('admin.refresh')),
-        ),
-      ),
-      h('p', { class: 'hint' }, t('admin.tables_hint')),
+      ...liveHead(this, 'admin.nav.tables', 'admin.tables_hint', REFRESH_MS),
       this.box,
     );
     this.load();
-    this.timer = setInterval(() => this.load(), REFRESH_MS);
   },
 
   unmount() {
@@ -59,14 +47,8 @@ export default {
   },
 
   async load() {
-    let data;
-    try {
-      data = await get('/api/admin/tables');
-    } catch (e) {
-      fill(this.box, h('p', { class: 'form-error' }, errorWords(e)));
-      return;
-    }
-    this.stamp.textContent = t('admin.as_of', { when: dateTime(new Date().toISOString()) });
+    const data = await liveLoad(this, '/api/admin/tables');
+    if (!data) return;
     if (!data.tables.length) {
       fill(this.box, h('p', { class: 'empty', 'data-testid': 'tables-none' }, t('admin.tables_none')));
       return;
