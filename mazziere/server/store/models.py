@@ -292,3 +292,38 @@ class MatchResult(Base):
     level: Mapped[str | None] = mapped_column(String(20), nullable=True)
     """The computer opponent's level (poker)."""
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# ------------------------------------------------------------------ player limits (platform.md)
+class PlayerLimit(Base):
+    """One responsible-gaming limit a player set (docs/rules/platform.md "Limits and reality
+    checks"): ``kind`` is one of :data:`mazziere.server.store.limits.KINDS`. A lowered or new
+    limit replaces ``amount`` at once; a raised or removed one waits in ``pending`` until
+    ``pending_from``."""
+
+    __tablename__ = "player_limits"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20), primary_key=True)
+    amount: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """The limit in force: cents (top-ups, losses) or minutes (the login's play time);
+    ``None``: none."""
+    pending: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """The raised value waiting for ``pending_from`` (``None`` with a ``pending_from``: the
+    limit's removal)."""
+    pending_from: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the pending raise or removal takes effect (``None``: nothing pending)."""
+    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PlayerProtection(Base):
+    """A player's answer to the sign-up question on limits and the reality-check rhythm."""
+
+    __tablename__ = "player_protection"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    limits_choice: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    """``set`` (limits chosen) or ``skipped``; ``None``: not answered yet, the client asks."""
+    reality_minutes: Mapped[int] = mapped_column(Integer, default=60, server_default=text("60"))
+    """Minutes of play between two reality checks."""
+    reality_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the player last answered a reality check with "continue" (the next is due
+    ``reality_minutes`` after it, or after the login if that is later)."""
