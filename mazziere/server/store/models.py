@@ -95,7 +95,8 @@ class Balance(Base):
     __tablename__ = "balances"
     __table_args__ = (
         CheckConstraint(
-            "balance >= 0 OR book = 'house' OR book = 'mint'", name="ck_balance_nonnegative"
+            "balance >= 0 OR book = 'house' OR book = 'mint' OR book = 'operator'",
+            name="ck_balance_nonnegative",
         ),
     )
     book: Mapped[str] = mapped_column(String(80), primary_key=True)
@@ -182,6 +183,47 @@ class CreditSession(Base):
     opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     note: Mapped[str] = mapped_column(Text, default="")
+
+
+class WalletTransfer(Base):
+    """One call to the operator's transfer wallet (docs/wallet.md): a casino top-up's
+    ``debit``, a closing session's ``credit``, or the ``cancel`` that undoes a debit left in
+    doubt. Written before the call (``pending``) and updated once the wallet answers, so no
+    call is ever made that the database does not know of. The pending credits and cancels
+    are the outbox (:mod:`mazziere.server.wallet.outbox`), retried until the wallet confirms."""
+
+    __tablename__ = "wallet_transfers"
+    __table_args__ = (
+        Index("ix_wallet_transfers_due", "status", "next_attempt_at"),
+        Index("ix_wallet_transfers_created_at", "created_at"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    request_id: Mapped[str] = mapped_column(String(64), unique=True)
+    """The call's unique id (``X-Request-Id``): a retry sends the same one."""
+    direction: Mapped[str] = mapped_column(String(10))
+    """``debit`` (wallet -> casino session), ``credit`` (session -> wallet) or ``cancel``."""
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    session_id: Mapped[int | None] = mapped_column(ForeignKey("casino_sessions.id"), nullable=True)
+    """The casino session (a first top-up's is known once its debit is recorded)."""
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("game_tables.id"), nullable=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(20))
+    """A debit: ``pending``, ``confirmed``, ``refused``, ``cancelling`` or ``cancelled``; a
+    credit or a cancel: ``pending`` or ``confirmed``."""
+    client_key: Mapped[str | None] = mapped_column(String(200), nullable=True, index=True)
+    """The top-up's idempotency key (a retried top-up calls the wallet once)."""
+    refers_to: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    """A cancel's debit (its request id): at most one cancel a debit."""
+    wallet_ref: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    """The wallet's own reference of the movement, from its signed answer."""
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    claimed_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    """The process draining this outbox row, until ``claimed_until`` (a lease)."""
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class AuditEntry(Base):
@@ -292,6 +334,37 @@ class MatchResult(Base):
     level: Mapped[str | None] = mapped_column(String(20), nullable=True)
     """The computer opponent's level (poker)."""
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SelfExclusion(Base):
+    """A player's self-exclusion (docs/rules/platform.md "Self-exclusion"): no login and no
+    play from ``started_at`` until ``ends_at`` (``None``: without end). A timed one never
+    changes; an endless one changes once, when its lift is asked (``lift_asked_at``), which
+    sets ``ends_at`` to 7 days later."""
+
+    __tablename__ = "self_exclusions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    period_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """30, 60 or 90 (``None``: without end)."""
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ends_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    lift_asked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class RegisterAnswer(Base):
+    """The external exclusion register's answer about an account at its last login
+    (:mod:`mazziere.server.register`): ``clear``, ``excluded`` or ``unavailable``. Real-money
+    play waits for a ``clear`` one while the register is configured."""
+
+    __tablename__ = "exclusion_register_answers"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    answer: Mapped[str] = mapped_column(String(20))
+    until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """The end of the exclusion the register named, if any."""
+    detail: Mapped[str] = mapped_column(String(200), default="")
+    """Why the register could not answer (an error, a time-out, a malformed answer)."""
+    asked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 # ------------------------------------------------------------------ player limits (platform.md)
