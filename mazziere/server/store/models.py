@@ -90,7 +90,9 @@ class LedgerEntry(Base):
 
 
 class Balance(Base):
-    """The running balance of a book, updated in the same transaction as its entries."""
+    """The running balance of a book, updated in the same transaction as its entries. Only
+    ``house``, ``mint`` and ``operator`` (the operator's transfer wallet, docs/wallet.md) may
+    go below zero."""
 
     __tablename__ = "balances"
     __table_args__ = (
