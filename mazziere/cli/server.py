@@ -108,6 +108,17 @@ def serve(
             "payout distribution sets the RTP watch's bands."
         ),
     ] = None,
+    exclusion_register_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The external exclusion register asked at every login (GET ?username=&account=, "
+            'answering {"excluded": bool, "until": ...}; docs/operators.md). Off by default.'
+        ),
+    ] = None,
+    exclusion_register_timeout: Annotated[
+        float,
+        typer.Option(help="Seconds the exclusion register has to answer before it counts as down."),
+    ] = 3.0,
 ) -> None:
     """Start the server; the schema is migrated and unfinished tables resumed at start."""
     import uvicorn
@@ -138,6 +149,8 @@ def serve(
     settings.workers, settings.redis_url = workers, redis_url
     settings.redis_prefix, settings.lease_seconds = redis_prefix, lease_seconds
     settings.head_seconds, settings.max_heads_per_address = head_seconds, max_heads_per_address
+    settings.exclusion_register_url = exclusion_register_url
+    settings.exclusion_register_timeout = exclusion_register_timeout
     if redis_url:  # the login throttle's counters are shared too
         settings.rate_limit_storage = redis_url
     try:

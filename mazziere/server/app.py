@@ -30,6 +30,7 @@ from mazziere.server.routes import (
     admin,
     admin_rtp,
     catalog,
+    exclusion,
     history,
     live,
     lobby,
@@ -41,6 +42,7 @@ from mazziere.server.routes import attest as attest_routes
 from mazziere.server.routes import verify as verify_routes
 from mazziere.server.store import table_rows
 from mazziere.server.store.accounts import AuthError, PolicyError, UsernameTaken
+from mazziere.server.store.exclusion import ExclusionError
 from mazziere.server.table.actor import TableActor
 from mazziere.server.throttle import Throttled
 
@@ -118,6 +120,14 @@ STATUS = {
     "not_found": 404,
     "hand_in_progress": 409,
     "software_unattested": 503,
+    "self_excluded": 403,
+    "register_excluded": 403,
+    "exclusion_register_unavailable": 403,
+    "wrong_password": 403,
+    "exclusion_timed": 409,
+    "lift_too_early": 409,
+    "lift_already_asked": 409,
+    "not_excluded": 409,
 }
 """HTTP status of a typed error by its code (default 400)."""
 
@@ -200,6 +210,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
     app.state.server = server
     for area in (ops, accounts, catalog, lobby, quick, history, players, admin, admin_rtp):
         app.include_router(area.router)
+    app.include_router(exclusion.router)  # self-exclusion (docs/rules/platform.md)
     app.include_router(attest_routes.router)  # the server's own files (docs/security.md)
     app.include_router(verify_routes.router)  # rounds anyone can verify (docs/verify.md)
 
@@ -218,9 +229,10 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         headers = {}
         if isinstance(exc, Throttled):
             headers["Retry-After"] = str(exc.retry_after)
-        return JSONResponse(
-            {"code": exc.code, "message": exc.message}, status_code=status, headers=headers
-        )
+        body: dict[str, Any] = {"code": exc.code, "message": exc.message}
+        if isinstance(exc, ExclusionError):  # the exclusion's end, when a lift may be asked
+            body.update(exc.details)
+        return JSONResponse(body, status_code=status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _malformed(_: Request, exc: RequestValidationError) -> JSONResponse:

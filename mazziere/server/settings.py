@@ -129,6 +129,15 @@ class Settings:
     """How often the server checks its own files against the accepted manifest (also at
     start); while they differ money tables do not open (:mod:`mazziere.server.attestation`)."""
 
+    exclusion_register_url: str | None = None
+    """The external exclusion register asked at every login and sign-up (off when unset):
+    ``GET <url>?username=...&account=...`` answered ``{"excluded": bool, "until": ...}``
+    (:mod:`mazziere.server.register`, docs/operators.md). Excluded there, the login is
+    refused; no clear answer, the player may log in but not play for money."""
+    exclusion_register_timeout: float = 3.0
+    """Seconds the register has to answer a login's question before it counts as
+    unavailable."""
+
     def check(self) -> None:
         """Refuse settings that cannot work together, with a clear message."""
         sqlite = self.url().startswith("sqlite")
@@ -136,6 +145,12 @@ class Settings:
             raise SettingsError("--workers is at least 1")
         if self.adjustment_approvals not in (1, 2):
             raise SettingsError("--adjustment-approvals is 1 or 2")
+        if self.exclusion_register_url and not self.exclusion_register_url.startswith(
+            ("http://", "https://")
+        ):
+            raise SettingsError("--exclusion-register-url is an http:// or https:// URL")
+        if self.exclusion_register_timeout <= 0:
+            raise SettingsError("--exclusion-register-timeout is above 0")
         if self.admin_idle_minutes <= 0:
             raise SettingsError("--admin-idle-minutes is above 0")
         if self.rtp_watch_seconds < 0 or self.ledger_check_seconds < 0:

@@ -43,6 +43,8 @@ class Close:
     """Nothing received for too long (clients ping every 25 seconds)."""
     SUSPENDED = 4008
     """The account was suspended in the back office (docs/operators.md)."""
+    SELF_EXCLUDED = 4009
+    """The player excluded themselves from play (docs/rules/platform.md "Self-exclusion")."""
 
 
 NOTICE_KIND = {
@@ -52,6 +54,7 @@ NOTICE_KIND = {
     Close.EXPIRED: "expired",
     Close.SILENT: "silent",
     Close.SUSPENDED: "suspended",
+    Close.SELF_EXCLUDED: "self_excluded",
     Close.POLICY: "rate_limited",
 }
 

@@ -7,12 +7,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Request
 from pydantic import Field
 
+from mazziere.server import admission
 from mazziere.server.context import Server
 from mazziere.server.hub import Close
 from mazziere.server.routes.deps import Body, Me, Srv, bearer
 from mazziere.server.store import accounts, audit, ledger
 from mazziere.server.store.accounts import AuthError
 from mazziere.server.store.audit import Actor
+from mazziere.server.store.exclusion import ExclusionError
 from mazziere.server.store.models import Account
 from mazziere.server.store.staff import SUSPENDED
 
@@ -26,21 +28,26 @@ class Credentials(Body):
 
 @router.post("/signup")
 async def signup(body: Credentials, request: Request, server: Srv) -> dict[str, Any]:
-    """422 for a name or password the policy refuses, 409 for a taken name. The new account
-    is logged in at once: the audit log has its ``signup``, as it has every login."""
+    """422 for a name or password the policy refuses, 409 for a taken name, 403
+    ``register_excluded`` for a name the exclusion register lists. The new account is logged
+    in at once: the audit log has its ``signup``, as it has every login."""
     digest = await accounts.hash_new_password(body.username, body.password, server.hasher)
     address = request.client.host if request.client else "?"
+    answer = await admission.check_login(server, body.username, None)
     async with server.db.write() as db:  # the hash is made before the write opens
         acc = await accounts.create_account(db, body.username, digest, server.settings.demo_credit)
         token, _ = await accounts.open_session(db, acc)
         await audit.record(db, Actor.of(acc, address), "signup", f"account:{acc.id}")
+        await admission.remember(db, acc.id, answer)
     return {"account": acc.id, "username": acc.username, "token": token}
 
 
 @router.post("/login")
 async def login(body: Credentials, request: Request, server: Srv) -> dict[str, Any]:
     """401 for a wrong name or password (an unknown name costs the same time), 403
-    ``suspended`` for a suspended account (after its password is verified), 429 with
+    ``suspended`` for a suspended account and ``self_excluded`` or ``register_excluded`` for
+    an excluded one, with the exclusion's end (:mod:`mazziere.server.admission`; after its
+    password is verified), 429 with
     ``Retry-After`` after too many attempts for the account or the address: the attempt takes
     its slot before the password is verified (:class:`~mazziere.server.throttle.LoginThrottle`),
     so parallel attempts are verified no more than the limit allows. A login ends the
@@ -58,9 +65,15 @@ async def login(body: Credentials, request: Request, server: Srv) -> dict[str, A
     if acc.status == SUSPENDED:
         await _refused(server, body.username, acc, address, "suspended")
         raise AuthError("this account is suspended", "suspended")
+    try:
+        answer = await admission.check_login(server, acc.username, acc.id)
+    except ExclusionError as e:
+        await _refused(server, body.username, acc, address, e.code)
+        raise
     async with server.db.write() as db:
         token, revoked = await accounts.open_session(db, acc, idle=server.tokens.idle_of(acc.role))
         await audit.record(db, Actor.of(acc, address), "login", f"account:{acc.id}")
+        await admission.remember(db, acc.id, answer)
     await server.hub.end_logins(
         revoked, Close.REPLACED, "this account logged in elsewhere: this session has ended"
     )

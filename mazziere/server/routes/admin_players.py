@@ -2,10 +2,9 @@
 lines, hands and logins; suspend and reinstate; change a role.
 
 A suspension is one transaction (the status, every live login revoked, the audit line); once
-it committed, the account's sockets close on every process (``Close.SUSPENDED``) and it
-leaves each table where it sits through the table verb ``leave``, as when the player leaves:
-a casino round in progress is finished by the default strategy and the credit session is
-closed and credited to the wallet."""
+it committed, the account is put out of play (:mod:`mazziere.server.routes.removal`): its
+sockets close on every process (``Close.SUSPENDED``) and it leaves each table where it sits as
+when the player leaves, its casino sessions closed and credited to the wallet."""
 
 from __future__ import annotations
 
@@ -14,10 +13,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import Field, field_validator
 
-from mazziere.errors import MazziereError
 from mazziere.server import roles
 from mazziere.server.hub import Close
 from mazziere.server.roles import Conflict, Forbidden
+from mazziere.server.routes import removal
 from mazziere.server.routes.admin_common import (
     AccountId,
     Cursor,
@@ -27,7 +26,6 @@ from mazziere.server.routes.admin_common import (
     Staff,
     Support,
     actor,
-    at_table,
     next_cursor,
 )
 from mazziere.server.routes.deps import Srv
@@ -137,8 +135,9 @@ async def suspend(
             {"status": staff.ACTIVE}, after,
         )  # fmt: skip
         username = acc.username
-    await server.hub.end_logins(revoked, Close.SUSPENDED, "this account is suspended")
-    left, kept = await _leave_every_table(server, account_id, username)
+    left, kept = await removal.put_out(
+        server, account_id, username, revoked, Close.SUSPENDED, "this account is suspended"
+    )
     return {
         "id": account_id,
         "status": staff.SUSPENDED,
@@ -146,21 +145,6 @@ async def suspend(
         "tables_left": left,
         "tables_kept": kept,
     }
-
-
-async def _leave_every_table(
-    server: Srv, account_id: AccountId, username: str
-) -> tuple[list[int], list[dict[str, Any]]]:
-    """The account leaves every table where it sits, on every process: the tables left, and
-    those that refused with why."""
-    left, kept = [], []
-    for table_id in await server.hub.tables_of(account_id):
-        try:
-            await at_table(server, table_id, account_id, username, "leave")
-            left.append(table_id)
-        except MazziereError as e:
-            kept.append({"table": table_id, "code": e.code, "message": e.message})
-    return left, kept
 
 
 @router.post("/players/{account_id}/reinstate")

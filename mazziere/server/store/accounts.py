@@ -226,6 +226,24 @@ async def open_session(
     return token, old
 
 
+async def revoke_all(
+    db: AsyncSession, account_id: int, reason: str, now: datetime | None = None
+) -> list[str]:
+    """Revoke every live login of the account for ``reason`` (a suspension, a
+    self-exclusion); their token hashes, whose sockets are closed once this commits."""
+    live = select(AuthToken.token_hash).where(
+        AuthToken.account_id == account_id, AuthToken.revoked_at.is_(None)
+    )
+    revoked = list((await db.scalars(live)).all())
+    if revoked:
+        await db.execute(
+            update(AuthToken)
+            .where(AuthToken.token_hash.in_(revoked))
+            .values(revoked_at=now or datetime.now(UTC), revoked_reason=reason)
+        )
+    return revoked
+
+
 async def log_in(
     db: AsyncSession, username: str, password: str, hasher: PasswordHasher = _HASHER
 ) -> tuple[Account, str]:
@@ -278,6 +296,7 @@ async def authenticate_token(
         why = {
             "replaced": "this account logged in elsewhere: log in again",
             "logout": "you logged out: log in again",
+            "self_excluded": "you excluded yourself from play",
         }.get(row.revoked_reason or "", "this session has ended: log in again")
         raise AuthError(why, "bad_token")
     if policy.ends_at(row) <= now:

@@ -6,15 +6,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import String, cast, func, or_, select, update
+from sqlalchemy import String, cast, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server import roles
 from mazziere.server.roles import NotFound
-from mazziere.server.store import ledger
+from mazziere.server.store import accounts, ledger
 from mazziere.server.store.models import (
     Account,
-    AuthToken,
     Balance,
     CreditSession,
     Hand,
@@ -71,16 +70,7 @@ async def set_status(db: AsyncSession, acc: Account, status: str) -> list[str]:
     acc.status = status
     revoked: list[str] = []
     if status == SUSPENDED:
-        live = select(AuthToken.token_hash).where(
-            AuthToken.account_id == acc.id, AuthToken.revoked_at.is_(None)
-        )
-        revoked = list((await db.scalars(live)).all())
-        if revoked:
-            await db.execute(
-                update(AuthToken)
-                .where(AuthToken.token_hash.in_(revoked))
-                .values(revoked_at=datetime.now(UTC), revoked_reason=SUSPENDED)
-            )
+        revoked = await accounts.revoke_all(db, acc.id, SUSPENDED)
     await db.flush()
     return revoked
 
@@ -118,8 +108,9 @@ def summary(acc: Account, balance: int) -> dict[str, Any]:
 
 
 async def page(db: AsyncSession, acc: Account) -> dict[str, Any]:
-    """An account's page: its summary, open casino sessions, hands played and last logins."""
-    from mazziere.server.store import audit
+    """An account's page: its summary, open casino sessions, hands played, self-exclusions
+    (newest first), the exclusion register's last answer and the last logins."""
+    from mazziere.server.store import audit, exclusion
 
     balance = await ledger.balance(db, ledger.wallet(acc.id))
     sessions = (
@@ -148,6 +139,8 @@ async def page(db: AsyncSession, acc: Account) -> dict[str, Any]:
         **summary(acc, balance),
         "open_sessions": open_sessions,
         "hands_played": int(played or 0),
+        "exclusions": await exclusion.of_account(db, acc.id, datetime.now(UTC)),
+        "exclusion_register": exclusion.register_json(await exclusion.register_answer(db, acc.id)),
         "logins": [
             {"at": iso(e.at), "address": e.address, "ok": e.action == "login"} for e in logins
         ],

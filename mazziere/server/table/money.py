@@ -10,6 +10,7 @@ Every cent moves in the ledger in the same transaction as the table's change
 from __future__ import annotations
 
 from mazziere.game import TableGame, new_seed
+from mazziere.server import admission
 from mazziere.server import protocol as P
 from mazziere.server.store import money
 from mazziere.server.table.errors import TableError
@@ -30,6 +31,7 @@ class CasinoMoney(TableState):
         self.srv.attestation.require_for_money()
         async with self.srv.db.write() as db:
             await self._fenced(db)
+            await admission.require_money_allowed(db, self.srv.settings, account)
             sid, credit = await money.top_up(db, account, self.id, self.credit_session, amount, key)
         # committed: only now does the table hold the session (a refused first top-up
         # rolled its row back, and its id may be given to another session)

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere import wire
 from mazziere.game import Step, TableGame, commitment
+from mazziere.server import admission
 from mazziere.server import protocol as P
 from mazziere.server.store import money, results, table_rows
 from mazziere.server.store.hands import close_hand, open_hand, record_steps
@@ -56,6 +57,8 @@ class TablePlay(CasinoMoney):
 
         async def write(db: AsyncSession) -> int:
             await self._fenced(db)
+            if stake is not None and session is not None:
+                await admission.require_stake_allowed(db, self.srv.settings, session)
             hand_id = await open_hand(db, self.id, self.game, seed, game.setup, players)
             if stake is not None and session is not None:
                 await money.stake(db, session, hand_id, stake)
