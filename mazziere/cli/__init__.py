@@ -17,6 +17,7 @@ from mazziere.cli.poker import play_poker, sim_poker
 from mazziere.cli.position import position
 from mazziere.cli.server import ledger_app, serve, server_help
 from mazziere.cli.uno import play_uno, sim_uno
+from mazziere.cli.wallet import wallet_app, wallet_demo
 
 app = typer.Typer(
     name="mazziere",
@@ -42,6 +43,8 @@ app.command("verify")(verify)
 app.command("attest")(attest)
 app.add_typer(ledger_app, name="ledger")
 app.add_typer(admin_app, name="admin")
+app.add_typer(wallet_app, name="wallet")
+app.command("wallet-demo")(wallet_demo)
 certify_app = typer.Typer(
     help="Certification reports for a testing laboratory.", no_args_is_help=True
 )

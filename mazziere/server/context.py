@@ -19,6 +19,7 @@ from mazziere.server.settings import Settings
 from mazziere.server.store.db import Database
 from mazziere.server.table.actor import TableActor
 from mazziere.server.throttle import LoginThrottle
+from mazziere.server.wallet.base import TRANSFER, BuiltinWallet, Wallet
 
 __all__ = ["Server", "Settings"]
 
@@ -44,6 +45,12 @@ class Server:
         self.seating = Seating(self.cluster)
         self.monitor = Monitor(settings, self.db, self.metrics, self.cluster)
         """The ledger check and the RTP watch (:mod:`mazziere.server.monitoring`)."""
+        self.wallet: Wallet = BuiltinWallet(self.db, settings.demo_credit)
+        """Where a casino session's money comes from (docs/wallet.md)."""
+        if settings.wallet == TRANSFER:
+            from mazziere.server.wallet.transfer import TransferWallet
+
+            self.wallet = TransferWallet.from_settings(settings, self.db)
         self.attestation = Attestation()
         """The last check of this process's files (docs/security.md "Attested software")."""
         self._tasks: set[asyncio.Task[Any]] = set()

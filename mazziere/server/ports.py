@@ -15,6 +15,7 @@ from mazziere.server.seating import Seating
 from mazziere.server.settings import Settings
 from mazziere.server.store.accounts import TokenPolicy
 from mazziere.server.store.db import Database
+from mazziere.server.wallet.base import Wallet
 
 
 class Outbox(Protocol):
@@ -44,9 +45,12 @@ class MoneyGate(Protocol):
 
 class ActorRuntime(Jobs, Protocol):
     """What a table actor uses: settings, database, clock, metrics, jobs, an outbox, the
-    seating directory it keeps up to date and the gate of money tables."""
+    seating directory it keeps up to date, the player's wallet and the gate of money
+    tables."""
 
     seating: Seating
+    wallet: Wallet
+    """Where a casino session's money comes from (docs/wallet.md)."""
 
     @property
     def attestation(self) -> MoneyGate: ...

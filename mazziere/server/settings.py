@@ -33,6 +33,12 @@ class Settings:
     computer players in the seats still free."""
     casino_close_seconds: float = 180.0
     """A disconnected casino session with no pending decision closes after this long (000)."""
+    casino_session_cap: int = 100_000
+    """Most cents of stakes plus top-ups one casino credit session takes (EUR 1,000), for
+    every player (docs/rules/platform.md "Limits and reality checks")."""
+    limit_raise_hours: float = 24.0
+    """A player's raised or removed limit takes effect this long after it was asked (a new or
+    lowered one at once)."""
     inactivity_seconds: float = 1200.0
     """No game action for this long: warning, then disconnection (000)."""
     inactivity_warning_seconds: float = 60.0
@@ -125,6 +131,29 @@ class Settings:
     distribution sets the RTP watch's bands; default the source tree's, else the widest
     volatility the payouts allow (:mod:`mazziere.server.rtp_monitor`)."""
 
+    wallet: str = "builtin"
+    """Where a casino session's money comes from (docs/wallet.md): ``builtin`` (the server's
+    own wallet, demo credit at sign-up) or ``transfer`` (the operator's wallet at
+    ``wallet_url``: a session's opening and every top-up debit it over signed HTTP, its close
+    credits it, retried from the outbox until confirmed)."""
+    wallet_url: str | None = None
+    """The transfer wallet's base URL (``http://`` or ``https://``)."""
+    wallet_secret_file: str | None = None
+    """A file whose first line is the secret shared with the transfer wallet (it signs every
+    request and answer); else the ``MAZZIERE_WALLET_SECRET`` environment variable. Never a
+    command-line value, which any process list would show."""
+    wallet_timeout_seconds: float = 5.0
+    """Seconds the transfer wallet has to answer one call."""
+    wallet_tries: int = 3
+    """Tries of a top-up's debit (the same request id) before it counts as unanswered and is
+    cancelled."""
+    wallet_retry_seconds: float = 0.5
+    """The first pause between tries, doubled at each one (a top-up's, the outbox's)."""
+    wallet_retry_max_seconds: float = 300.0
+    """The longest pause between two tries of an outbox row."""
+    wallet_poll_seconds: float = 5.0
+    """How often each process looks for due outbox rows when none was just added."""
+
     attest_seconds: float = 86400.0
     """How often the server checks its own files against the accepted manifest (also at
     start); while they differ money tables do not open (:mod:`mazziere.server.attestation`)."""
@@ -151,6 +180,18 @@ class Settings:
             raise SettingsError("--exclusion-register-url is an http:// or https:// URL")
         if self.exclusion_register_timeout <= 0:
             raise SettingsError("--exclusion-register-timeout is above 0")
+        if self.casino_session_cap < 1 or self.limit_raise_hours < 0:
+            raise SettingsError(
+                "--casino-session-cap is at least 1 cent, --limit-raise-hours 0 or more"
+            )
+        if self.wallet not in ("builtin", "transfer"):
+            raise SettingsError("--wallet is builtin or transfer")
+        if self.wallet == "transfer" and not (self.wallet_url or "").startswith(
+            ("http://", "https://")
+        ):
+            raise SettingsError("--wallet transfer needs --wallet-url http(s)://...")
+        if self.wallet_tries < 1 or self.wallet_timeout_seconds <= 0:
+            raise SettingsError("--wallet-tries is at least 1, --wallet-timeout-seconds above 0")
         if self.admin_idle_minutes <= 0:
             raise SettingsError("--admin-idle-minutes is above 0")
         if self.rtp_watch_seconds < 0 or self.ledger_check_seconds < 0:

@@ -3,8 +3,10 @@
 Every movement is one transaction whose entries sum to zero, written in the caller's database
 transaction (the one that also records the game event causing it) under an idempotency key:
 posting the same key again moves nothing. Books: ``mint`` (where demo credit comes from),
-``wallet:<account>``, ``casino:<session>`` (a table session's credit) and ``house``. Every book
-but ``mint`` and ``house`` must stay at or above zero; the sum of all balances is always zero.
+``wallet:<account>``, ``casino:<session>`` (a table session's credit) and ``house``; with the
+operator's transfer wallet, ``operator`` and ``transit`` (:mod:`.transfers`). Every book but
+``mint``, ``house`` and ``operator`` must stay at or above zero; the sum of all balances is
+always zero.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.errors import MazziereError
+from mazziere.server.store import transfers
 from mazziere.server.store.hot import Hot, driver
 from mazziere.server.store.models import (
     Account,
@@ -34,6 +37,10 @@ from mazziere.server.store.models import (
 MINT = "mint"
 HOUSE = "house"
 UNBOUNDED = frozenset({MINT, HOUSE})
+"""The house's books, which may go below zero (an adjustment moves money against one)."""
+BELOW_ZERO = UNBOUNDED | {transfers.OPERATOR}
+"""Every book that may go below zero: the house's and the operator's wallet
+(:mod:`.transfers`), where money from outside comes from."""
 
 
 class LedgerError(MazziereError):
@@ -170,7 +177,7 @@ async def post(
     delta: dict[str, int] = {}
     for book, amount in moves:
         delta[book] = delta.get(book, 0) + amount
-    debits = sorted(b for b, d in delta.items() if d < 0 and b not in UNBOUNDED)
+    debits = sorted(b for b, d in delta.items() if d < 0 and b not in BELOW_ZERO)
     credits = sorted(b for b in delta if b not in debits)
     if await driver(db) is not None:
         return await _post_pg(db, key, kind, ref, moves, delta, debits, credits)
@@ -271,7 +278,7 @@ async def check(db: AsyncSession) -> LedgerReport:
     """Reconcile: every transaction sums to zero, every book's balance equals the sum of its
     entries, no bounded book is negative, and all balances sum to zero; then the owners of the
     books (:func:`check_owners`) and the back office's adjustments
-    (:func:`check_adjustments`)."""
+    (:func:`check_adjustments`) and the transfer wallet's records (:func:`.transfers.check`)."""
     rep = LedgerReport()
     rep.transactions = int(await db.scalar(select(func.count(LedgerTxn.id))) or 0)
     rep.entries = int(await db.scalar(select(func.count(LedgerEntry.id))) or 0)
@@ -297,7 +304,7 @@ async def check(db: AsyncSession) -> LedgerReport:
         s, b = int(sums.get(book, 0)), int(balances.get(book, 0))
         if s != b:
             rep.problems.append(f"{book}: balance {b} but entries sum to {s}")
-        if book not in UNBOUNDED and b < 0:
+        if book not in BELOW_ZERO and b < 0:
             rep.problems.append(f"{book}: negative balance {b}")
     rep.total = sum(int(v) for v in balances.values())
     if rep.total != 0:
@@ -306,6 +313,7 @@ async def check(db: AsyncSession) -> LedgerReport:
     rep.house = int(balances.get(HOUSE, 0))
     rep.problems.extend(await check_owners(db, sorted(set(sums) | set(balances)), balances))
     rep.problems.extend(await check_adjustments(db))
+    rep.problems.extend(await transfers.check(db, balances))
     return rep
 
 
@@ -319,7 +327,8 @@ async def check_owners(db: AsyncSession, books: list[str], balances: dict[str, i
 
     - a ``wallet:<n>`` book needs account ``n``; a ``casino:<n>`` book needs casino session
       ``n`` (a session whose row was rolled back but whose id was kept would leave money in a
-      book nobody owns); any other book than ``mint`` and ``house`` is unknown;
+      book nobody owns); any other book than ``mint``, ``house``, ``operator`` and
+      ``transit`` is unknown;
     - money moves between a session's book and a wallet only of the session's owner (else two
       players share one credit), and a table holds at most one open session;
     - a closed session's book is empty; an open session's table exists and is not closed.
@@ -329,7 +338,7 @@ async def check_owners(db: AsyncSession, books: list[str], balances: dict[str, i
     sessions = {s.id: s for s in (await db.scalars(select(CreditSession))).all()}
     tables = dict((await db.execute(select(GameTable.id, GameTable.status))).all())
     for book in books:
-        if book in UNBOUNDED:
+        if book in UNBOUNDED or book in transfers.BOOKS:
             continue
         if (n := _owner_id(book, "wallet:")) is not None:
             if n not in accounts:

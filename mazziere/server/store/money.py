@@ -28,12 +28,19 @@ class OpenSession:
 
 
 async def top_up(
-    db: AsyncSession, account: int, table_id: int, session: int | None, amount: int, key: str | None
+    db: AsyncSession,
+    account: int,
+    table_id: int,
+    session: int | None,
+    amount: int,
+    key: str | None,
+    source: str | None = None,
 ) -> tuple[int, int]:
-    """Move ``amount`` cents from ``account``'s wallet into the table's session credit, opening
-    the session (in the same transaction) if there is none. Returns (session id, credit).
-    Raises :class:`~mazziere.server.store.ledger.InsufficientFunds`, moving nothing, when the
-    wallet holds less; a retried ``key`` moves nothing twice."""
+    """Move ``amount`` cents from ``account``'s wallet (or the book ``source``: the operator's
+    wallet, whose debit confirmed it, docs/wallet.md) into the table's session credit,
+    opening the session (in the same transaction) if there is none. Returns (session id,
+    credit). Raises :class:`~mazziere.server.store.ledger.InsufficientFunds`, moving nothing,
+    when the wallet holds less; a retried ``key`` moves nothing twice."""
     if session is None:
         row = CreditSession(account_id=account, table_id=table_id)
         db.add(row)
@@ -44,7 +51,7 @@ async def top_up(
         key or f"topup:{session}:{uuid.uuid4().hex}",
         "topup",
         f"casino:{session}",
-        [(ledger.wallet(account), -amount), (ledger.casino_book(session), amount)],
+        [(source or ledger.wallet(account), -amount), (ledger.casino_book(session), amount)],
     )
     return session, await ledger.balance(db, ledger.casino_book(session))
 
@@ -72,8 +79,10 @@ async def payout(db: AsyncSession, session: int, hand_id: int, amount: int) -> N
         )
 
 
-async def close(db: AsyncSession, session: int, why: str) -> int:
-    """Close an open session: what is left goes back to the owner's wallet. Returns it."""
+async def close(db: AsyncSession, session: int, why: str, into: str | None = None) -> int:
+    """Close an open session: what is left goes back to the owner's wallet (or into the book
+    ``into``: ``transit``, owed to the operator's wallet until it confirms the credit,
+    docs/wallet.md). Returns it."""
     row = await db.get(CreditSession, session)
     book = ledger.casino_book(session)
     rest = await ledger.balance(db, book)
@@ -84,7 +93,7 @@ async def close(db: AsyncSession, session: int, why: str) -> int:
                 f"close:{session}",
                 "session_close",
                 f"casino:{session}",
-                [(book, -rest), (ledger.wallet(row.account_id), rest)],
+                [(book, -rest), (into or ledger.wallet(row.account_id), rest)],
             )
         row.status = "closed"
         row.note = why
