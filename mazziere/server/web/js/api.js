@@ -67,7 +67,9 @@ export async function api(method, path, body) {
       message = data.detail.map((d) => `${(d.loc || []).slice(1).join('.')}: ${d.msg}`).join('; ');
     }
     if (res.status === 401) unauthorizedListeners.forEach((fn) => fn());
-    throw new ApiError(code, message, res.status);
+    const err = new ApiError(code, message, res.status);
+    err.data = data; // the refusal's other fields (an exclusion's end: `until`)
+    throw err;
   }
   return data;
 }

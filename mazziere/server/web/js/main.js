@@ -1,7 +1,8 @@
 // The single-page client: header, hash router, the shared WebSocket and its notices.
 import { get, onUnauthorized, post, session } from './api.js';
-import { LANGS, getLang, money, setLang, t } from './i18n.js';
+import { LANGS, dateTime, getLang, money, setLang, t } from './i18n.js';
 import authPage from './pages/auth.js';
+import exclusionPage from './pages/exclusion.js';
 import historyPage from './pages/history.js';
 import leaderboardsPage from './pages/leaderboards.js';
 import lobbyPage from './pages/lobby.js';
@@ -24,6 +25,8 @@ const ROUTES = [
   { re: /^\/history$/, page: historyPage, auth: true, params: () => ({}) },
   { re: /^\/history\/(\d+)$/, page: historyPage, auth: true, params: (m) => ({ hand: Number(m[1]) }) },
   { re: /^\/wallet$/, page: walletPage, auth: true },
+  // self-exclusion when logged in; the lift of an endless one when not
+  { re: /^\/exclusion$/, page: exclusionPage, auth: false },
   { re: /^\/rules\/(uno|casino|poker)$/, page: rulesPage, auth: false, params: (m) => ({ game: m[1] }) },
   { re: /^\/leaderboards$/, page: leaderboardsPage, auth: false },
   { re: /^\/players\/([^/]+)$/, page: playerPage, auth: false, params: (m) => ({ name: decodeURIComponent(m[1]) }) },
@@ -49,6 +52,7 @@ export const app = {
     return this.me;
   },
   async login(result) {
+    excluded = null;
     session.set({ token: result.token, username: result.username, account: result.account });
     this.socket.retryNow();
     await this.refreshMe();
@@ -69,6 +73,19 @@ export const app = {
     const mine = tables.filter((tb) => tb.seats.some((s) => !s.bot && s.name === me));
     const live = mine.find((tb) => tb.status === 'playing') || mine.find((tb) => tb.game === 'casino');
     return live ? live.id : null;
+  },
+  /**
+   * The player excluded themselves (here, `until` from the server's answer: null is without
+   * end; or in another window, `words` from the socket's notice): logged out, the end named.
+   */
+  selfExcluded(until = undefined, words = '') {
+    excluded = { until, words: words || excluded?.words || '' };
+    this.socket.stop();
+    session.clear();
+    this.me = null;
+    renderTopbar();
+    renderConnection();
+    this.go('/login');
   },
   async logout() {
     try {
@@ -167,6 +184,13 @@ function renderTopbar() {
 
 // ------------------------------------------------------------------------------- connection notice
 let connTicker = null;
+/** Set once the player excluded themselves: {until, words}; the notice stays until a login. */
+let excluded = null;
+function excludedText() {
+  if (excluded.until) return t('conn.self_excluded', { date: dateTime(excluded.until) });
+  if (excluded.until === null) return t('conn.self_excluded_forever');
+  return t('conn.self_excluded_other');
+}
 function renderConnection() {
   const box = document.getElementById('conn');
   const sock = app.socket;
@@ -185,7 +209,15 @@ function renderConnection() {
     { type: 'button', class: 'btn btn-small', onclick: () => sock.retryNow() },
     t('conn.retry'),
   );
+  if (excluded) {
+    show('self_excluded', excludedText());
+    if (excluded.words && excluded.until === undefined) add(box, h('small', { class: 'conn-detail' }, excluded.words));
+    return;
+  }
   switch (sock.state) {
+    case 'self_excluded':
+      app.selfExcluded(undefined, sock.closingWords);
+      break;
     case 'reconnecting': {
       const text = () => {
         const secs = Math.max(0, Math.ceil(((sock.nextRetryAt || Date.now()) - Date.now()) / 1000));
@@ -230,7 +262,8 @@ app.socket.addEventListener('message', (ev) => {
   if (msg.type === 'notice') {
     if (msg.kind === 'rematch') rematchAsked(msg);
     else if (msg.kind === 'inactivity_warning') inactivityWarning();
-    else if (msg.kind !== 'replaced' && msg.kind !== 'inactivity') toast(msg.message, 'info');
+    // replaced, inactivity and self_excluded have their own notice (renderConnection)
+    else if (!['replaced', 'inactivity', 'self_excluded'].includes(msg.kind)) toast(msg.message, 'info');
   }
 });
 

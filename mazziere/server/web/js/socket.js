@@ -12,12 +12,15 @@ export const CLOSE = {
   LOGGED_OUT: 4005,
   EXPIRED: 4006,
   SILENT: 4007,
+  SUSPENDED: 4008,
+  SELF_EXCLUDED: 4009,
 };
 
 /**
  * States: 'idle' (not started), 'connecting', 'open', 'reconnecting' (lost, retrying),
  * 'disconnected' (gave up after the retry window), 'replaced' (another login took over),
- * 'inactive' (closed for inactivity), 'unauthorized' (token refused).
+ * 'inactive' (closed for inactivity), 'unauthorized' (token refused), 'self_excluded' (the
+ * player excluded themselves: closingWords holds the server's notice).
  *
  * Events (EventTarget): 'message' (detail: the parsed message), 'state' (detail: the state),
  * 'hello' (detail: the hello message; on every (re)connection).
@@ -79,6 +82,10 @@ export class GameSocket extends EventTarget {
       }
       // the notice comes just before the close: remember why, in case a proxy loses the code
       if (msg.type === 'notice' && (msg.kind === 'replaced' || msg.kind === 'inactivity')) this.closingFor = msg.kind;
+      if (msg.type === 'notice' && msg.kind === 'self_excluded') {
+        this.closingFor = msg.kind;
+        this.closingWords = msg.message; // the server's words, naming the end
+      }
       if (msg.type === 'hello') {
         // accepted: the connection is good again
         this.attempt = 0;
@@ -97,6 +104,7 @@ export class GameSocket extends EventTarget {
       this.closingFor = null;
       if (ev.code === CLOSE.REPLACED || why === 'replaced') this.setState('replaced');
       else if (ev.code === CLOSE.INACTIVE || why === 'inactivity') this.setState('inactive');
+      else if (ev.code === CLOSE.SELF_EXCLUDED || why === 'self_excluded') this.setState('self_excluded');
       else if (ev.code === CLOSE.UNAUTHORIZED || ev.code === CLOSE.EXPIRED || ev.code === CLOSE.LOGGED_OUT)
         this.setState('unauthorized');
       else if (this.state === 'stopped') return;

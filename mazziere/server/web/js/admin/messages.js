@@ -206,6 +206,17 @@ export const en = {
   'admin.rtp_no_rounds': 'no rounds yet',
   'admin.rtp_players_above': 'Players above the band',
   'admin.rtp_players_none': 'No player’s return lies above the band.',
+  'admin.exclusions': 'Self-exclusions',
+  'admin.exclusions_none': 'No self-exclusion.',
+  'admin.exclusion_in_force': 'in force',
+  'admin.exclusion_over': 'over',
+  'admin.col.period': 'Period',
+  'admin.col.ends': 'Ends',
+  'admin.col.lift_asked': 'Lift asked',
+  'admin.register_answer': 'Exclusion register at the last login: {answer} ({at})',
+  'admin.register.clear': 'not excluded',
+  'admin.register.excluded': 'excluded',
+  'admin.register.unavailable': 'no answer: real-money play refused',
 };
 
 export const it = {
@@ -412,6 +423,17 @@ export const it = {
   'admin.rtp_no_rounds': 'ancora nessun round',
   'admin.rtp_players_above': 'Giocatori sopra la banda',
   'admin.rtp_players_none': 'Il ritorno di nessun giocatore è sopra la banda.',
+  'admin.exclusions': 'Autoesclusioni',
+  'admin.exclusions_none': 'Nessuna autoesclusione.',
+  'admin.exclusion_in_force': 'in vigore',
+  'admin.exclusion_over': 'terminata',
+  'admin.col.period': 'Periodo',
+  'admin.col.ends': 'Fine',
+  'admin.col.lift_asked': 'Revoca chiesta',
+  'admin.register_answer': 'Registro delle esclusioni all’ultimo accesso: {answer} ({at})',
+  'admin.register.clear': 'non escluso',
+  'admin.register.excluded': 'escluso',
+  'admin.register.unavailable': 'nessuna risposta: gioco con denaro rifiutato',
 };
 
 register({ en, it });

@@ -143,6 +143,7 @@ export const accountPage = {
         { class: 'account-grid' },
         section('admin.open_sessions', this.sessions(p)),
         section('admin.logins', this.logins(p)),
+        section('admin.exclusions', this.exclusions(p)),
       ),
       section('admin.ledger', this.ledger(p)),
       section('admin.hands', this.hands(p)),
@@ -163,6 +164,40 @@ export const accountPage = {
       ],
       p.open_sessions,
       { 'data-testid': 'open-sessions' },
+    );
+  },
+
+  /** Self-exclusions, newest first, and the exclusion register's answer at the last login. */
+  exclusions(p) {
+    const reg = p.exclusion_register;
+    const answer = reg
+      ? h(
+          'p',
+          { class: 'hint', 'data-testid': 'register-answer' },
+          t('admin.register_answer', { answer: t(`admin.register.${reg.answer}`), at: dateTime(reg.asked_at) }),
+          reg.detail ? ` (${reg.detail})` : '',
+        )
+      : null;
+    if (!p.exclusions?.length) return h('div', {}, h('p', { class: 'empty' }, t('admin.exclusions_none')), answer);
+    const period = (x) => (x.period_days === null ? t('exclusion.forever') : t('exclusion.days', { n: x.period_days }));
+    return h(
+      'div',
+      {},
+      dataTable(
+        [
+          { label: 'admin.col.period', cell: period },
+          { label: 'admin.col.started', cell: (x) => dateTime(x.started_at) },
+          { label: 'admin.col.ends', cell: (x) => (x.ends_at ? dateTime(x.ends_at) : '—') },
+          { label: 'admin.col.lift_asked', cell: (x) => (x.lift_asked_at ? dateTime(x.lift_asked_at) : '—') },
+          {
+            label: 'admin.col.status',
+            cell: (x) => h('span', { class: x.in_force ? 'minus' : null }, t(x.in_force ? 'admin.exclusion_in_force' : 'admin.exclusion_over')),
+          },
+        ],
+        p.exclusions,
+        { 'data-testid': 'exclusions' },
+      ),
+      answer,
     );
   },
 

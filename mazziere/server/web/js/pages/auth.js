@@ -3,6 +3,7 @@ import { ApiError, post } from '../api.js';
 import { PASSWORD_LENGTH, USERNAME_LENGTH, loadLimits } from '../config.js';
 import { t } from '../i18n.js';
 import { errorText, field, fill, h } from '../ui.js';
+import { exclusionRefusal } from './exclusion.js';
 
 // log in or sign up: the choice survives a language switch (the page is redrawn)
 const formState = { mode: 'login' };
@@ -84,7 +85,10 @@ export default {
           app.go(live !== null ? `/table/${live}` : '/lobby');
         }
       } catch (err) {
-        error.textContent = err instanceof ApiError ? errorText(err.code, err.message, PASSWORD_LENGTH) : String(err);
+        error.textContent =
+          err instanceof ApiError
+            ? exclusionRefusal(err) ?? errorText(err.code, err.message, PASSWORD_LENGTH)
+            : String(err);
       } finally {
         submit.disabled = false;
       }
@@ -107,6 +111,7 @@ export default {
             h('li', {}, h('strong', {}, 'UNO CASINO'), ' — ', t('auth.game_casino')),
             h('li', {}, h('strong', {}, t('nav.poker')), ' — ', t('auth.game_poker')),
           ),
+          h('p', { class: 'hint' }, h('a', { href: '#/exclusion', 'data-testid': 'exclusion-link' }, t('exclusion.title'))),
         ),
         form,
       ),

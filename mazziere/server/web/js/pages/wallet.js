@@ -41,6 +41,7 @@ export default {
         h('strong', { class: 'balance', 'data-testid': 'wallet-balance' }, money(data.balance)),
       ),
       h('p', { class: 'hint' }, t('wallet.explain')),
+      h('a', { class: 'exclusion-link', href: '#/exclusion', 'data-testid': 'exclusion-link' }, t('wallet.exclusion_link')),
     );
     clear(box);
     add(box, h('h2', { class: 'panel-title' }, t('wallet.movements')));
