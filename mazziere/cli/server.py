@@ -21,6 +21,14 @@ def serve(
         typer.Option(help="e.g. postgresql://user@127.0.0.1:5432/db (default: SQLite in --data)"),
     ] = None,
     demo_credit: Annotated[int, typer.Option(help="Cents credited on sign-up.")] = 100_000,
+    casino_session_cap: Annotated[
+        int,
+        typer.Option(help="Most cents of stakes plus top-ups one casino credit session takes."),
+    ] = 100_000,
+    limit_raise_hours: Annotated[
+        float,
+        typer.Option(help="A player's raised or removed limit takes effect after this long."),
+    ] = 24.0,
     argon2_time_cost: Annotated[int, typer.Option(help="Argon2 iterations.")] = 3,
     argon2_memory_kib: Annotated[int, typer.Option(help="Argon2 memory (KiB).")] = 65536,
     token_idle_seconds: Annotated[
@@ -132,6 +140,8 @@ def serve(
         data_dir=data,
         database_url=database_url,
         demo_credit=demo_credit,
+        casino_session_cap=casino_session_cap,
+        limit_raise_hours=limit_raise_hours,
         argon2_time_cost=argon2_time_cost,
         argon2_memory_kib=argon2_memory_kib,
         token_idle_seconds=token_idle_seconds,

@@ -39,10 +39,12 @@ from mazziere.server.routes import (
     quick,
 )
 from mazziere.server.routes import attest as attest_routes
+from mazziere.server.routes import limits as limits_routes
 from mazziere.server.routes import verify as verify_routes
 from mazziere.server.store import table_rows
 from mazziere.server.store.accounts import AuthError, PolicyError, UsernameTaken
 from mazziere.server.store.exclusion import ExclusionError
+from mazziere.server.store.limits import LimitExceeded
 from mazziere.server.table.actor import TableActor
 from mazziere.server.throttle import Throttled
 
@@ -128,6 +130,9 @@ STATUS = {
     "lift_too_early": 409,
     "lift_already_asked": 409,
     "not_excluded": 409,
+    "limit_exceeded": 409,
+    "reality_check_due": 409,
+    "bad_limit": 422,
 }
 """HTTP status of a typed error by its code (default 400)."""
 
@@ -213,6 +218,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
     app.include_router(exclusion.router)  # self-exclusion (docs/rules/platform.md)
     app.include_router(attest_routes.router)  # the server's own files (docs/security.md)
     app.include_router(verify_routes.router)  # rounds anyone can verify (docs/verify.md)
+    app.include_router(limits_routes.router)  # a player's limits, reality checks
 
     @app.exception_handler(MazziereError)
     async def _typed_error(_: Request, exc: MazziereError) -> JSONResponse:
@@ -230,6 +236,8 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         if isinstance(exc, Throttled):
             headers["Retry-After"] = str(exc.retry_after)
         body: dict[str, Any] = {"code": exc.code, "message": exc.message}
+        if isinstance(exc, LimitExceeded):  # which limit, and what it still allows
+            body.update(limit=exc.limit, left=exc.left)
         if isinstance(exc, ExclusionError):  # the exclusion's end, when a lift may be asked
             body.update(exc.details)
         return JSONResponse(body, status_code=status, headers=headers)

@@ -9,6 +9,7 @@ import heapq
 import itertools
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 
@@ -19,6 +20,11 @@ class Timer(Protocol):
 class Clock(Protocol):
     def now(self) -> float: ...
 
+    def wall(self) -> datetime:
+        """The date and time (UTC) that the server's dated rules read: a limit's window, a
+        pending raise, a reality check."""
+        ...
+
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer: ...
 
 
@@ -27,6 +33,9 @@ class RealClock:
 
     def now(self) -> float:
         return time.monotonic()
+
+    def wall(self) -> datetime:
+        return datetime.now(UTC)
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         return asyncio.get_running_loop().call_later(max(0.0, delay), callback)
@@ -48,11 +57,17 @@ class ManualClock:
 
     def __init__(self, start: float = 0.0) -> None:
         self._now = start
+        self._wall_at_zero = datetime.now(UTC) - timedelta(seconds=start)
+        """The date at ``now() == 0``: the manual clock's date starts at the real one and
+        moves only with :meth:`advance`."""
         self._heap: list[tuple[float, int, _ManualTimer, Callable[[], None]]] = []
         self._seq = itertools.count()
 
     def now(self) -> float:
         return self._now
+
+    def wall(self) -> datetime:
+        return self._wall_at_zero + timedelta(seconds=self._now)
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         t = _ManualTimer()

@@ -309,6 +309,12 @@ class Error(_Msg, tag="error"):
     retry_after: float | None = None
     """``rate_limited``: seconds until messages are taken again; ``table_moving`` (the table's
     server died and another takes it over): seconds until the message can be sent again."""
+    limit: str | None = None
+    """``limit_exceeded``: the limit a top-up or stake would break (``topup_day``...,
+    ``loss_month``, ``session_minutes``, ``casino_session_cap``)."""
+    left: int | None = None
+    """``limit_exceeded``: what that limit still allows (cents; minutes for
+    ``session_minutes``)."""
 
 
 class Notice(_Msg, tag="notice"):
@@ -324,7 +330,20 @@ class Pong(_Msg, tag="pong"):
     """The answer to ``ping``."""
 
 
-ServerMessage = Hello | TableUpdate | Error | Notice | Pong
+class RealityCheck(_Msg, tag="reality_check"):
+    """A reality check is due (docs/rules/platform.md "Limits and reality checks"): time
+    played and the net result since the login. Casino stakes and top-ups are refused
+    (``reality_check_due``) until the player answers ``POST /api/me/reality-check``
+    (``continue``, or ``leave``: the tables left and the login ended)."""
+
+    played_seconds: int
+    net: int
+    """Casino payouts minus stakes since the login, in cents."""
+    minutes: int
+    """The player's rhythm: the next check comes this long after "continue"."""
+
+
+ServerMessage = Hello | TableUpdate | Error | Notice | Pong | RealityCheck
 
 _ENCODER = msgspec.json.Encoder()
 

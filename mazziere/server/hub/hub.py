@@ -19,6 +19,7 @@ from mazziere.errors import MazziereError
 from mazziere.server import protocol as P
 from mazziere.server.hub.connection import MAX_OUTBOX, Close, Connection
 from mazziere.server.hub.guards import Guards
+from mazziere.server.hub.reality import LoginWatch
 from mazziere.server.hub.routing import Router
 from mazziere.server.store import accounts
 from mazziere.server.store.accounts import AuthError
@@ -33,6 +34,8 @@ class Hub:
         self.conns: dict[int, Connection] = {}
         self.guards = Guards(srv)
         self.router = Router(srv, self.send, self.guards.touch)
+        self.logins = LoginWatch(srv, self)
+        """The reality checks and play-time ends of the connected players."""
 
     async def send(self, account: int, message: P.ServerMessage | dict[str, Any]) -> None:
         """Queue ``message`` for ``account``'s socket, on this process or, in a cluster, on
@@ -119,6 +122,7 @@ class Hub:
         self.guards.watch_silence(conn)
         seated = await self.tables_of(account)
         await self.send(account, P.Hello(account=account, username=username, tables=seated))
+        await self.logins.arm(account)
         self.guards.touch(conn)
         for table_id in seated:  # reconnect: the seats were held
             actor = self.srv.tables.get(table_id)
@@ -197,6 +201,7 @@ class Hub:
         conn.closed = True
         if self.conns.get(conn.account) is conn:
             del self.conns[conn.account]
+            self.logins.stop(conn.account)
             for table_id in self.srv.seating.tables_of(conn.account):  # before any await
                 actor = self.srv.tables.get(table_id)
                 if actor is not None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from mazziere.errors import MazziereError
 from mazziere.server import protocol as P
 from mazziere.server.hub.connection import Connection
+from mazziere.server.store.limits import LimitExceeded
 from mazziere.server.table.verbs import verb_of
 
 if TYPE_CHECKING:
@@ -107,6 +108,20 @@ class Router:
         try:
             await verb.run(actor, account, username, msg)
             return verb.play
+        except LimitExceeded as e:  # which limit, and what it still allows
+            self.srv.metrics.errors.labels(e.code).inc()
+            await self.send(
+                account,
+                P.Error(
+                    code=e.code,
+                    message=e.message,
+                    table=msg.table,
+                    state_no=actor.state_no,
+                    limit=e.limit,
+                    left=e.left,
+                ),
+            )
+            await self._resend(account, actor)
         except MazziereError as e:
             await self.error(account, e.code, e.message, msg.table, actor.state_no)
             await self._resend(account, actor)

@@ -9,10 +9,12 @@ Every cent moves in the ledger in the same transaction as the table's change
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from mazziere.game import TableGame, new_seed
 from mazziere.server import admission
 from mazziere.server import protocol as P
-from mazziere.server.store import money
+from mazziere.server.store import limits, money
 from mazziere.server.table.errors import TableError
 from mazziere.server.table.state import TableState
 
@@ -32,13 +34,21 @@ class CasinoMoney(TableState):
         async with self.srv.db.write() as db:
             await self._fenced(db)
             await admission.require_money_allowed(db, self.srv.settings, account)
-            sid, credit = await money.top_up(db, account, self.id, self.credit_session, amount, key)
+            session = self.credit_session
+            await limits.check_top_up(db, account, session, amount, *self._limit_terms())
+            sid, credit = await money.top_up(db, account, self.id, session, amount, key)
         # committed: only now does the table hold the session (a refused first top-up
         # rolled its row back, and its id may be given to another session)
         self.credit_session, self.credit = sid, credit
         self.state_no += 1
         await self._broadcast()
         return credit
+
+    def _limit_terms(self) -> tuple[datetime, int]:
+        """What a top-up's or a stake's limit checks read besides the ledger: the date now and
+        the operator's cap per credit session (docs/rules/platform.md "Limits and reality
+        checks")."""
+        return self.srv.clock.wall(), self.srv.settings.casino_session_cap
 
     def _new_round(self, account: int, state_no: int, amount: int) -> tuple[TableGame, str, int]:
         """The round a stake of ``amount`` starts, dealt from a fresh seed, and the credit

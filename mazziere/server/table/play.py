@@ -18,7 +18,7 @@ from mazziere import wire
 from mazziere.game import Step, TableGame, commitment
 from mazziere.server import admission
 from mazziere.server import protocol as P
-from mazziere.server.store import money, results, table_rows
+from mazziere.server.store import limits, money, results, table_rows
 from mazziere.server.store.hands import close_hand, open_hand, record_steps
 from mazziere.server.table.money import CasinoMoney
 
@@ -59,6 +59,7 @@ class TablePlay(CasinoMoney):
             await self._fenced(db)
             if stake is not None and session is not None:
                 await admission.require_stake_allowed(db, self.srv.settings, session)
+                await limits.check_stake(db, session, stake, *self._limit_terms())
             hand_id = await open_hand(db, self.id, self.game, seed, game.setup, players)
             if stake is not None and session is not None:
                 await money.stake(db, session, hand_id, stake)
