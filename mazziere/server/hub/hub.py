@@ -122,8 +122,8 @@ class Hub:
         self.guards.watch_silence(conn)
         seated = await self.tables_of(account)
         await self.send(account, P.Hello(account=account, username=username, tables=seated))
-        await self.logins.arm(account)
         self.guards.touch(conn)
+        self.srv.spawn(self.logins.arm(account))
         for table_id in seated:  # reconnect: the seats were held
             actor = self.srv.tables.get(table_id)
             if actor is not None:
