@@ -27,6 +27,7 @@ WHO_MAY: dict[str, frozenset[str]] = {
     "hands.read": _READERS,
     "reports.read": _READERS,
     "rtp.read": _READERS,
+    "wallet.read": frozenset({OPERATOR, AUDITOR, ADMIN}),
     "audit.read": frozenset({AUDITOR, ADMIN}),
     "players.suspend": frozenset({SUPPORT, OPERATOR, ADMIN}),
     "tables.close": _MOVERS,
@@ -37,7 +38,8 @@ WHO_MAY: dict[str, frozenset[str]] = {
 }
 """Each permission and the roles that hold it: the one table the server checks. Reading
 players, tables, hands (every card), reports and the RTP watch, and watching any table as a
-spectator: every back-office role. The audit log: auditors and admins. Suspending or
+spectator: every back-office role. The audit log: auditors and admins. The transfer wallet's
+outbox and transfers (docs/wallet.md): operators, auditors and admins. Suspending or
 reinstating a player: support, operators, admins. Closing a table, switching games,
 requesting and approving adjustments: operators and admins (an adjustment is approved by
 someone other than its requester unless ``Settings.adjustment_approvals`` is 1). Changing

@@ -16,6 +16,7 @@ from mazziere.server.routes import (
     admin_money,
     admin_players,
     admin_tables,
+    admin_wallet,
 )
 from mazziere.server.routes.admin_common import Staff
 from mazziere.server.routes.deps import Srv
@@ -38,5 +39,5 @@ async def me(account: Staff, server: Srv) -> dict[str, Any]:
     }
 
 
-for area in (admin_audit, admin_players, admin_tables, admin_money, admin_games):
+for area in (admin_audit, admin_players, admin_tables, admin_money, admin_games, admin_wallet):
     router.include_router(area.router)
