@@ -130,6 +130,7 @@ STATUS = {
     "lift_too_early": 409,
     "lift_already_asked": 409,
     "not_excluded": 409,
+    "already_excluded": 409,
     "limit_exceeded": 409,
     "reality_check_due": 409,
     "bad_limit": 422,

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from mazziere.server.store import audit
@@ -187,3 +188,27 @@ async def test_a_timed_exclusion_cannot_be_lifted_an_endless_one_after_6_months_
         assert (r.status_code, r.json()["code"]) == (409, "not_excluded")
         await c.close()
         await ledger_ok(live)
+
+
+async def test_a_second_exclusion_while_one_is_in_force_is_refused_and_adds_nothing(
+    database: Any,
+) -> None:
+    from mazziere.server.store import accounts, exclusion
+    from mazziere.server.store.exclusion import ExclusionError
+
+    now = datetime.now(UTC)
+    async with database.write() as db:
+        acc = await accounts.create_account(db, "bice", "not a hash", 0)
+        await exclusion.exclude(db, acc.id, 90, now)
+    with pytest.raises(ExclusionError) as refused:
+        async with database.write() as db:
+            await exclusion.exclude(db, acc.id, None, now + timedelta(seconds=1))
+    assert refused.value.code == "already_excluded"
+    async with database.session() as db:
+        rows = await exclusion.of_account(db, acc.id, now + timedelta(seconds=2))
+    assert [(r["period_days"], r["in_force"]) for r in rows] == [(90, True)]
+    async with database.write() as db:  # once it is over, a new one may start
+        await exclusion.exclude(db, acc.id, 30, now + timedelta(days=91))
+    async with database.session() as db:
+        rows = await exclusion.of_account(db, acc.id, now + timedelta(days=91, seconds=1))
+    assert [(r["period_days"], r["in_force"]) for r in rows] == [(30, True), (90, False)]

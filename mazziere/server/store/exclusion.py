@@ -96,7 +96,10 @@ def refusal(ex: SelfExclusion) -> ExclusionError:
 async def exclude(
     db: AsyncSession, account_id: int, days: int | None, now: datetime
 ) -> SelfExclusion:
-    """Start an exclusion of ``days`` days (``None``: without end) at ``now``."""
+    """Start an exclusion of ``days`` days (``None``: without end) at ``now``; refused while
+    one is in force (two requests racing from one login: the second changes nothing)."""
+    if await current(db, account_id, now) is not None:
+        raise ExclusionError("this account is already excluded from play", "already_excluded")
     if days is not None and days not in PERIODS:
         raise ExclusionError(
             f"a self-exclusion lasts {', '.join(map(str, PERIODS))} days or has no end",
