@@ -19,6 +19,7 @@ import uvicorn
 from playwright.sync_api import Browser, BrowserContext, Page, Response, Route, ViewportSize
 
 from mazziere.server.app import create_app
+from mazziere.server.clock import Clock
 from mazziere.server.context import Server, Settings
 from mazziere.server.transport import uvicorn_config
 
@@ -46,9 +47,10 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def run_server(data_dir: Path, **settings: Any) -> Iterator[LiveServer]:
+def run_server(data_dir: Path, clock: Clock | None = None, **settings: Any) -> Iterator[LiveServer]:
     """uvicorn on a free port in a background thread; cheap Argon2 so sign-ups are quick.
-    ``settings`` override the server's (e.g. a short inactivity limit)."""
+    ``settings`` override the server's (e.g. a short inactivity limit); ``clock``, the
+    server's clock (a manual one moves inside the server's loop: :meth:`LiveServer.call`)."""
     srv = Server(
         Settings(
             data_dir=data_dir,
@@ -57,7 +59,8 @@ def run_server(data_dir: Path, **settings: Any) -> Iterator[LiveServer]:
             argon2_memory_kib=8192,
             settle_heap=False,  # many servers share this test process
             **settings,
-        )
+        ),
+        clock=clock,
     )
     app = create_app(srv=srv)
     config = uvicorn_config(app, srv.settings, "127.0.0.1", 0, lifespan="on")
@@ -155,10 +158,17 @@ def sign_up(page: Page, live: LiveServer, name: str) -> None:
     page.get_by_test_id("auth-password").fill(PASSWORD)
     page.get_by_test_id("auth-submit").click()
     lobby, error = page.get_by_test_id("table-list"), page.get_by_test_id("auth-error")
-    lobby.or_(error.filter(has_text=re.compile(r"\S"))).first.wait_for()
+    skip = page.locator("[data-action=skip-limits]")  # the question asked after sign-up
+    lobby.or_(error.filter(has_text=re.compile(r"\S"))).or_(skip).first.wait_for()
+    if skip.is_visible():
+        skip.click()
+        lobby.wait_for()
     if not lobby.is_visible():
         page.get_by_test_id("tab-login").click()  # same page: switch the form, not the URL
         page.get_by_test_id("auth-submit").click()
+        lobby.or_(skip).first.wait_for()
+        if skip.is_visible():
+            skip.click()
         lobby.wait_for()
     page.get_by_test_id("username").filter(has_text=name).wait_for()
 
@@ -168,7 +178,11 @@ def log_in(page: Page, live: LiveServer, name: str) -> None:
     page.get_by_test_id("auth-username").fill(name)
     page.get_by_test_id("auth-password").fill(PASSWORD)
     page.get_by_test_id("auth-submit").click()
-    page.get_by_test_id("table-list").wait_for()
+    lobby, skip = page.get_by_test_id("table-list"), page.locator("[data-action=skip-limits]")
+    lobby.or_(skip).first.wait_for()
+    if skip.is_visible():  # limits neither set nor skipped yet: asked again at each login
+        skip.click()
+    lobby.wait_for()
 
 
 def hold_moments(page: Page) -> None:

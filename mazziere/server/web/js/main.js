@@ -5,6 +5,7 @@ import authPage from './pages/auth.js';
 import exclusionPage from './pages/exclusion.js';
 import historyPage from './pages/history.js';
 import leaderboardsPage from './pages/leaderboards.js';
+import limitsPage, { realityCheck } from './pages/limits.js';
 import lobbyPage from './pages/lobby.js';
 import playerPage from './pages/player.js';
 import rulesPage from './pages/rules.js';
@@ -25,6 +26,7 @@ const ROUTES = [
   { re: /^\/history$/, page: historyPage, auth: true, params: () => ({}) },
   { re: /^\/history\/(\d+)$/, page: historyPage, auth: true, params: (m) => ({ hand: Number(m[1]) }) },
   { re: /^\/wallet$/, page: walletPage, auth: true },
+  { re: /^\/limits$/, page: limitsPage, auth: true },
   // self-exclusion when logged in; the lift of an endless one when not
   { re: /^\/exclusion$/, page: exclusionPage, auth: false },
   { re: /^\/rules\/(uno|casino|poker)$/, page: rulesPage, auth: false, params: (m) => ({ game: m[1] }) },
@@ -127,6 +129,7 @@ function renderTopbar() {
     s ? link('/lobby', t('nav.lobby')) : null,
     s ? link('/history', t('nav.history')) : null,
     s ? link('/wallet', t('nav.wallet'), { 'data-testid': 'nav-wallet' }) : null,
+    s ? link('/limits', t('limits.nav'), { 'data-testid': 'nav-limits' }) : null,
     link('/leaderboards', t('nav.leaderboards'), { 'data-testid': 'nav-leaderboards' }),
     h(
       'span',
@@ -259,7 +262,8 @@ function renderConnection() {
 app.socket.addEventListener('state', renderConnection);
 app.socket.addEventListener('message', (ev) => {
   const msg = ev.detail;
-  if (msg.type === 'notice') {
+  if (msg.type === 'reality_check') realityCheck(msg, app);
+  else if (msg.type === 'notice') {
     if (msg.kind === 'rematch') rematchAsked(msg);
     else if (msg.kind === 'inactivity_warning') inactivityWarning();
     // replaced, inactivity and self_excluded have their own notice (renderConnection)

@@ -4,6 +4,7 @@ import { PASSWORD_LENGTH, USERNAME_LENGTH, loadLimits } from '../config.js';
 import { t } from '../i18n.js';
 import { errorText, field, fill, h } from '../ui.js';
 import { exclusionRefusal } from './exclusion.js';
+import { askForLimits } from './limits.js';
 
 // log in or sign up: the choice survives a language switch (the page is redrawn)
 const formState = { mode: 'login' };
@@ -76,6 +77,7 @@ export default {
         });
         formState.mode = 'login'; // the next time, after logging out: logging in
         await app.login(res);
+        await askForLimits(); // until the player set limits or skipped them
         const next = sessionStorage.getItem('mazziere.after_login');
         sessionStorage.removeItem('mazziere.after_login');
         if (next && next !== '/login') app.go(next);

@@ -13,6 +13,7 @@ import { money, t } from '../i18n.js';
 import { speedPicker } from '../motion.js';
 import { prefButtons, soundsFor } from '../prefs.js';
 import { clear, errorText, fill, h, modal, showError, toast } from '../ui.js';
+import { limitWords } from './limits.js';
 
 /** Whether two sentences have the same words (case and punctuation aside). */
 function sameWords(a, b) {
@@ -315,7 +316,7 @@ export default {
         return;
       }
       this.moveFor = null; // refused: the player may try again
-      const text = errorText(msg.code, msg.message);
+      const text = errorText(msg.code, msg.message, limitWords(msg));
       if (msg.code === 'table_full' || msg.code === 'no_table') {
         // the page has no table to show: it says why, once, in its place
         this.errorBox.hidden = true;
