@@ -84,6 +84,27 @@ def serve(
     lease_seconds: Annotated[
         float, typer.Option(help="Table lease: a dead process's tables move after this long.")
     ] = 5.0,
+    wallet: Annotated[
+        str,
+        typer.Option(
+            help="builtin (the server's own wallet) or transfer (the operator's wallet at "
+            "--wallet-url, debited and credited over signed HTTP; docs/wallet.md)."
+        ),
+    ] = "builtin",
+    wallet_url: Annotated[str | None, typer.Option(help="The transfer wallet's base URL.")] = None,
+    wallet_secret_file: Annotated[
+        str | None,
+        typer.Option(
+            help="File whose first line is the secret shared with the transfer wallet "
+            "(else the MAZZIERE_WALLET_SECRET environment variable)."
+        ),
+    ] = None,
+    wallet_timeout_seconds: Annotated[
+        float, typer.Option(help="Seconds the transfer wallet has to answer one call.")
+    ] = 5.0,
+    wallet_tries: Annotated[
+        int, typer.Option(help="Tries of a top-up's debit before it is cancelled.")
+    ] = 3,
     head_seconds: Annotated[
         float,
         typer.Option(
@@ -159,6 +180,9 @@ def serve(
     settings.workers, settings.redis_url = workers, redis_url
     settings.redis_prefix, settings.lease_seconds = redis_prefix, lease_seconds
     settings.head_seconds, settings.max_heads_per_address = head_seconds, max_heads_per_address
+    settings.wallet, settings.wallet_url = wallet, wallet_url
+    settings.wallet_secret_file, settings.wallet_tries = wallet_secret_file, wallet_tries
+    settings.wallet_timeout_seconds = wallet_timeout_seconds
     settings.exclusion_register_url = exclusion_register_url
     settings.exclusion_register_timeout = exclusion_register_timeout
     if redis_url:  # the login throttle's counters are shared too

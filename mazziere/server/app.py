@@ -122,6 +122,8 @@ STATUS = {
     "not_found": 404,
     "hand_in_progress": 409,
     "software_unattested": 503,
+    "wallet_unavailable": 503,
+    "wallet_in_doubt": 409,
     "self_excluded": 403,
     "register_excluded": 403,
     "exclusion_register_unavailable": 403,
@@ -184,6 +186,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         else:
             app.state.recovery = await load_tables(server)
         server.accepting = True
+        await server.wallet.start()  # the transfer wallet's outbox (docs/wallet.md)
         monitor = asyncio.create_task(server.monitor.run(), name="monitor")
         sweeper: asyncio.Task[None] | None = None
         if server.settings.settle_heap:
@@ -200,6 +203,7 @@ def create_app(settings: Settings | None = None, srv: Server | None = None) -> F
         await asyncio.gather(monitor, return_exceptions=True)
         if sweeper is not None:
             sweeper.cancel()
+        await server.wallet.stop()
         if server.cluster is not None:
             await server.cluster.stop()
         await server.db.close()

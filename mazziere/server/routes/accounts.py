@@ -17,6 +17,7 @@ from mazziere.server.store.audit import Actor
 from mazziere.server.store.exclusion import ExclusionError
 from mazziere.server.store.models import Account
 from mazziere.server.store.staff import SUSPENDED
+from mazziere.server.wallet.client import WalletUnavailable
 
 router = APIRouter(prefix="/api")
 
@@ -35,7 +36,7 @@ async def signup(body: Credentials, request: Request, server: Srv) -> dict[str, 
     address = request.client.host if request.client else "?"
     answer = await admission.check_login(server, body.username, None)
     async with server.db.write() as db:  # the hash is made before the write opens
-        acc = await accounts.create_account(db, body.username, digest, server.settings.demo_credit)
+        acc = await accounts.create_account(db, body.username, digest, server.wallet.signup_credit)
         token, _ = await accounts.open_session(db, acc)
         await audit.record(db, Actor.of(acc, address), "signup", f"account:{acc.id}")
         await admission.remember(db, acc.id, answer)
@@ -107,19 +108,25 @@ async def logout(
 
 @router.get("/me")
 async def whoami(account: Me, server: Srv) -> dict[str, Any]:
-    async with server.db.session() as db:
-        bal = await ledger.balance(db, ledger.wallet(account.id))
+    """The account and its wallet balance (``None`` while the operator's transfer wallet
+    does not answer: the page shows a dash)."""
+    try:
+        bal: int | None = await server.wallet.balance(account.id)
+    except WalletUnavailable:
+        bal = None
     return {"account": account.id, "username": account.username, "balance": bal}
 
 
 @router.get("/wallet")
 async def wallet(account: Me, server: Srv) -> dict[str, Any]:
-    """The balance and the latest ledger lines of one's wallet and casino sessions."""
+    """The balance (the operator's wallet's, with the transfer wallet: 503
+    ``wallet_unavailable`` while it does not answer) and the latest ledger lines of one's
+    wallet and casino sessions; ``wallet`` says which wallet (docs/wallet.md)."""
     from mazziere.server.store import money
 
+    bal = await server.wallet.balance(account.id)
     async with server.db.session() as db:
         books = [ledger.wallet(account.id)]
         books += [ledger.casino_book(s) for s in await money.credit_sessions_of(db, account.id)]
         lines = await ledger.movements(db, books)
-        bal = await ledger.balance(db, ledger.wallet(account.id))
-    return {"balance": bal, "movements": lines}
+    return {"balance": bal, "movements": lines, "wallet": server.wallet.kind}

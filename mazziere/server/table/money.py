@@ -5,16 +5,20 @@ which pays the rest back to the wallet: when the player leaves, after a restart,
 idle wait of a disconnected player (docs/rules/casino.md).
 
 Every cent moves in the ledger in the same transaction as the table's change
-(``store/money.py``); the actor takes the new credit only once that committed."""
+(``store/money.py``); the actor takes the new credit only once that committed. The wallet is
+the server's (:mod:`mazziere.server.wallet.base`) or the operator's, whose debit is taken
+over HTTP before that transaction and given back if it fails (docs/wallet.md)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from mazziere.game import TableGame, new_seed
 from mazziere.server import admission
 from mazziere.server import protocol as P
-from mazziere.server.store import limits, money
+from mazziere.server.store import limits
 from mazziere.server.table.errors import TableError
 from mazziere.server.table.state import TableState
 
@@ -31,18 +35,34 @@ class CasinoMoney(TableState):
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
             raise TableError("a top-up is a positive number of cents", "bad_amount")
         self.srv.attestation.require_for_money()
-        async with self.srv.db.write() as db:
+        session, wallet = self.credit_session, self.srv.wallet
+        if wallet.remote:  # refused before the operator's wallet is debited, as well as after
+            async with self.srv.db.session() as db:
+                await self._top_up_checks(db, account, session, amount)
+        # the debit is taken with no transaction open (docs/wallet.md); leaving its block by
+        # an exception (a check refused, the table was fenced) gives the money back
+        async with (
+            wallet.debit(account, self.id, session, amount, key) as debit,
+            self.srv.db.write() as db,
+        ):
             await self._fenced(db)
-            await admission.require_money_allowed(db, self.srv.settings, account)
-            session = self.credit_session
-            await limits.check_top_up(db, account, session, amount, *self._limit_terms())
-            sid, credit = await money.top_up(db, account, self.id, session, amount, key)
+            await self._top_up_checks(db, account, session, amount)
+            sid, credit = await debit.record(db)
         # committed: only now does the table hold the session (a refused first top-up
         # rolled its row back, and its id may be given to another session)
         self.credit_session, self.credit = sid, credit
         self.state_no += 1
         await self._broadcast()
         return credit
+
+    async def _top_up_checks(
+        self, db: AsyncSession, account: int, session: int | None, amount: int
+    ) -> None:
+        """What refuses a top-up before any money moves (a typed error): play for money
+        allowed (self-exclusion, the exclusion register), the player's limits and the
+        session cap."""
+        await admission.require_money_allowed(db, self.srv.settings, account)
+        await limits.check_top_up(db, account, session, amount, *self._limit_terms())
 
     def _limit_terms(self) -> tuple[datetime, int]:
         """What a top-up's or a stake's limit checks read besides the ledger: the date now and
@@ -76,7 +96,8 @@ class CasinoMoney(TableState):
             return
         async with self.srv.db.write() as db:
             await self._fenced(db)
-            rest = await money.close(db, self.credit_session, why)
+            rest = await self.srv.wallet.close(db, self.credit_session, why)
+        self.srv.wallet.closed()  # the transfer wallet's credit leaves now (docs/wallet.md)
         self.credit_session = None
         self.credit = None
         self._note(P.SessionClosed(reason=why, credited=rest))

@@ -24,6 +24,7 @@ export const PERM = {
   reports: 'reports.read',
   audit: 'audit.read',
   rtp: 'rtp.read',
+  wallet: 'wallet.read',
 };
 
 /** Whether the logged-in operator (`me` of /api/admin/me) holds a permission. */

@@ -1,6 +1,7 @@
 // Money: a manual adjustment is requested (an amount in euros with at most two decimals, sent
 // as integer cents, against a named house account, with a reason) and posts only once approved
-// (by a second operator unless the server is set otherwise); the lists by status.
+// (by a second operator unless the server is set otherwise); the lists by status; and the
+// transfer wallet's outbox: credits owed to the operator's wallet and debits in doubt.
 import { get, post } from '../api.js';
 import { dateTime, money, t } from '../i18n.js';
 import { add, field, fill, h, toast } from '../ui.js';
@@ -22,6 +23,54 @@ export default {
     this.list = h('div', {});
     add(root, h('section', { class: 'panel admin-section' }, this.tabs, this.list));
     this.load();
+    if (admin.can(PERM.wallet)) {
+      this.outbox = h('section', { class: 'panel admin-section', 'data-testid': 'wallet-outbox' });
+      add(root, this.outbox);
+      this.loadOutbox();
+    }
+  },
+
+  /** The operator's transfer wallet: what is owed to it or in doubt with it (the outbox). */
+  async loadOutbox() {
+    const title = h('h2', { class: 'panel-title' }, t('admin.wallet_title'));
+    let data;
+    try {
+      data = await get('/api/admin/wallet/outbox');
+    } catch (e) {
+      fill(this.outbox, title, h('p', { class: 'form-error' }, errorWords(e)));
+      return;
+    }
+    if (data.wallet !== 'transfer') {
+      fill(this.outbox, title, h('p', { class: 'empty' }, t('admin.wallet_builtin')));
+      return;
+    }
+    if (!data.rows.length) {
+      fill(this.outbox, title, h('p', { class: 'empty', 'data-testid': 'wallet-outbox-none' }, t('admin.wallet_none')));
+      return;
+    }
+    fill(
+      this.outbox,
+      title,
+      h('p', { class: 'hint' }, t('admin.wallet_lead', { owed: money(data.owed) })),
+      dataTable(
+        [
+          { label: 'admin.wallet_request', cell: (r) => h('code', {}, r.request_id) },
+          { label: 'admin.col.when', cell: (r) => dateTime(r.created_at) },
+          {
+            label: 'admin.col.account',
+            cell: (r) => h('a', { href: `#/players/${r.account}` }, r.username ? `${r.username} #${r.account}` : `#${r.account}`),
+          },
+          { label: 'admin.wallet_direction', cell: (r) => t(`admin.wallet_dir.${r.direction}`) },
+          { label: 'admin.col.amount', cls: 'num', cell: (r) => money(r.amount) },
+          { label: 'admin.col.status', cell: (r) => r.status },
+          { label: 'admin.wallet_tries', cls: 'num', cell: (r) => String(r.attempts) },
+          { label: 'admin.wallet_next', cell: (r) => dateTime(r.next_attempt_at) },
+          { label: 'admin.wallet_error', cls: 'wrap', cell: (r) => r.last_error || '—' },
+        ],
+        data.rows.map((r) => ({ ...r, attrs: { 'data-transfer': r.request_id } })),
+        { 'data-testid': 'wallet-outbox-rows' },
+      ),
+    );
   },
 
   form() {

@@ -1,0 +1,88 @@
+"""The operator's transfer wallet over real HTTP (docs/wallet.md), against the reference
+wallet service: a casino session's opening and top-ups debit it, its close credits it, and
+whatever the wallet does (answer slowly, fail, answer twice, restart) no cent is lost or
+created on either side, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mazziere.server.store import transfers as T
+
+from .transfer_wallet import (
+    OPENING,
+    casino_player,
+    conserved,
+    eventually,
+    leave,
+    reference_wallet,
+    rows,
+    settled,
+    top_up,
+    transfer_server,
+)
+
+
+async def test_a_session_debits_the_operators_wallet_and_its_close_credits_it(
+    db_url: str, tmp_path: Path
+) -> None:
+    async with (
+        reference_wallet(tmp_path) as w,
+        transfer_server(db_url, tmp_path, w.url) as live,
+    ):
+        token, account, c, table = await casino_player(live, "alma")
+        assert (await live.get("/api/me", token))["balance"] == OPENING  # no demo credit
+        got = await top_up(c, table, 5_000)
+        assert got["type"] == "table" and got["view"]["credit"] == 5_000
+        got = await top_up(c, table, 2_500)
+        assert got["view"]["credit"] == 7_500
+        page = await live.get("/api/wallet", token)
+        assert page["wallet"] == "transfer" and page["balance"] == OPENING - 7_500
+        assert w.wallet.balance_of(str(account)) == OPENING - 7_500
+        await conserved(live, w.wallet)
+        await leave(c, table)
+        await eventually(lambda: settled(live))
+        assert w.wallet.balance_of(str(account)) == OPENING
+        done = await rows(live)
+        assert [(r.direction, r.amount, r.status) for r in done] == [
+            (T.DEBIT, 5_000, T.CONFIRMED),
+            (T.DEBIT, 2_500, T.CONFIRMED),
+            (T.CREDIT, 7_500, T.CONFIRMED),
+        ]
+        assert all(r.wallet_ref for r in done) and len({r.request_id for r in done}) == 3
+        assert all(w.wallet.calls[r.request_id] == 1 for r in done)
+        await conserved(live, w.wallet)
+        await c.close()
+
+
+async def test_the_wallet_refusing_a_debit_opens_no_session(db_url: str, tmp_path: Path) -> None:
+    async with (
+        reference_wallet(tmp_path) as w,
+        transfer_server(db_url, tmp_path, w.url, casino_session_cap=10 * OPENING) as live,
+    ):
+        _, account, c, table = await casino_player(live, "bice")
+        refused = await top_up(c, table, OPENING + 1)
+        assert refused["type"] == "error" and refused["code"] == "insufficient_funds"
+        assert live.server.tables[table].credit_session is None
+        (row,) = await rows(live)
+        assert (row.status, row.session_id) == (T.REFUSED, None)
+        assert w.wallet.balance_of(str(account)) == OPENING
+        await conserved(live, w.wallet)
+        await c.close()
+
+
+async def test_a_top_up_over_a_limit_is_refused_before_the_wallet_is_called(
+    db_url: str, tmp_path: Path
+) -> None:
+    async with (
+        reference_wallet(tmp_path) as w,
+        transfer_server(db_url, tmp_path, w.url, casino_session_cap=3_000) as live,
+    ):
+        _, account, c, table = await casino_player(live, "ciro")
+        refused = await top_up(c, table, 3_001)
+        assert refused["type"] == "error" and refused["code"] == "limit_exceeded"
+        assert await rows(live) == [] and not w.wallet.calls
+        assert live.server.tables[table].credit_session is None
+        assert w.wallet.balance_of(str(account)) == OPENING
+        await conserved(live, w.wallet)
+        await c.close()
