@@ -175,3 +175,29 @@ async def test_the_wallet_restarting_mid_transfer_loses_no_cent(
 
 async def _called(calls: object) -> bool:
     return bool(calls)
+
+
+async def test_a_debit_confirmed_but_refused_where_it_is_recorded_goes_back(
+    db_url: str, tmp_path: Path
+) -> None:
+    async with (
+        reference_wallet(tmp_path, Faults(slow_seconds=0.3)) as w,
+        transfer_server(db_url, tmp_path, w.url, casino_session_cap=50_000) as live,
+    ):
+        _, account, c, table = await casino_player(live, "fabio")
+        asking = asyncio.create_task(top_up(c, table, 5_000))
+        await eventually(lambda: _called(w.wallet.calls))  # past the first check, debited
+        live.server.settings.casino_session_cap = 1_000  # the check where it is recorded fails
+        refused = await asking
+        assert refused["type"] == "error" and refused["code"] == "limit_exceeded"
+        assert live.server.tables[table].credit_session is None
+        await eventually(lambda: settled(live))  # the debit is cancelled: its money back
+        debit, cancel = await rows(live)
+        assert (debit.status, cancel.status, cancel.refers_to) == (
+            T.CANCELLED,
+            T.CONFIRMED,
+            debit.request_id,
+        )
+        assert w.wallet.balance_of(str(account)) == OPENING
+        await conserved(live, w.wallet)
+        await c.close()
