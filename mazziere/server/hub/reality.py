@@ -14,23 +14,33 @@ from __future__ import annotations
 
 import contextlib
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import select
 
 from mazziere.server import protocol as P
+from mazziere.server.hub.connection import Connection
+from mazziere.server.hub.routing import Router
 from mazziere.server.store import limits
 from mazziere.server.store.models import CreditSession
 
 if TYPE_CHECKING:
-    from mazziere.server.hub.hub import Hub
     from mazziere.server.ports import HubRuntime
+
+
+class Sockets(Protocol):
+    """What the timers use of the hub: its connections, its sending and its routing."""
+
+    conns: dict[int, Connection]
+    router: Router
+
+    async def send(self, account: int, message: P.ServerMessage) -> None: ...
 
 
 class LoginWatch:
     """The reality-check and play-time timers of every connection of one hub."""
 
-    def __init__(self, srv: HubRuntime, hub: Hub) -> None:
+    def __init__(self, srv: HubRuntime, hub: Sockets) -> None:
         self.srv = srv
         self.hub = hub
         self._timers: dict[int, list[Any]] = {}
