@@ -96,6 +96,32 @@ def test_a_new_player_sets_limits_at_sign_up(page: Page, live: LiveServer) -> No
     page.locator("[data-lang=en]").click()
 
 
+def test_the_question_is_asked_at_each_login_until_answered(page: Page, live: LiveServer) -> None:
+    page.goto(f"{live.base}/#/login")
+    page.get_by_test_id("tab-signup").click()
+    page.get_by_test_id("auth-username").fill("olga")
+    page.get_by_test_id("auth-password").fill(PASSWORD)
+    page.get_by_test_id("auth-submit").click()
+    ask = page.locator(".modal-limits")
+    expect(ask).to_be_visible()
+    page.evaluate("location.hash = '#/leaderboards'")  # went elsewhere: not answered
+    expect(ask).to_have_count(0)
+
+    def log_in_again() -> None:
+        page.get_by_role("button", name="Log out").click()
+        page.get_by_test_id("auth-username").fill("olga")
+        page.get_by_test_id("auth-password").fill(PASSWORD)
+        page.get_by_test_id("auth-submit").click()
+
+    log_in_again()
+    expect(ask).to_be_visible()  # asked again
+    page.locator("[data-action=skip-limits]").click()
+    page.get_by_test_id("table-list").wait_for()
+    log_in_again()
+    page.get_by_test_id("table-list").wait_for()
+    expect(ask).to_have_count(0)  # skipped: remembered, not asked any more
+
+
 def test_a_limit_hit_at_a_casino_table_is_told(page: Page, live: LiveServer) -> None:
     sign_up(page, live, "marta")
     page.get_by_test_id("nav-limits").click()
