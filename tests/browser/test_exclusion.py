@@ -105,7 +105,7 @@ def test_a_window_is_closed_when_its_player_excludes_themselves_elsewhere_in_ita
     )
     assert r.status_code == 200, r.text
     notice = page.get_by_test_id("conn-text")
-    expect(notice).to_contain_text("Ti sei escluso dal gioco")
+    expect(notice).to_contain_text("Autoesclusione attiva: gli accessi sono stati chiusi")
     expect(page.locator(".conn-detail")).to_contain_text("without an end date")
     expect(page).to_have_url(re.compile(r"#/login$"))
     shot(page, "exclusion-closed-it")
@@ -114,7 +114,7 @@ def test_a_window_is_closed_when_its_player_excludes_themselves_elsewhere_in_ita
     page.get_by_test_id("auth-password").fill(PASSWORD)
     page.get_by_test_id("auth-submit").click()
     expect(page.get_by_test_id("auth-error")).to_have_text(
-        "Ti sei escluso dal gioco senza data di fine: non puoi accedere."
+        "Autoesclusione attiva senza data di fine: non puoi accedere."
     )
 
     # logged out, the page offers the lift of an endless exclusion: too early for now
