@@ -86,3 +86,28 @@ async def test_a_top_up_over_a_limit_is_refused_before_the_wallet_is_called(
         assert w.wallet.balance_of(str(account)) == OPENING
         await conserved(live, w.wallet)
         await c.close()
+
+
+async def test_a_players_top_up_limit_counts_the_operators_wallet_top_ups(
+    db_url: str, tmp_path: Path
+) -> None:
+    async with (
+        reference_wallet(tmp_path) as w,
+        transfer_server(db_url, tmp_path, w.url) as live,
+    ):
+        token, account, c, table = await casino_player(live, "dora")
+        r = await live.http.put(
+            "/api/me/limits",
+            json={"limits": {"topup_day": 6_000}},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert r.status_code == 200, r.text
+        assert (await top_up(c, table, 4_000))["type"] == "table"
+        refused = await top_up(c, table, 3_000)
+        assert refused["type"] == "error" and refused["code"] == "limit_exceeded"
+        assert [x.amount for x in await rows(live)] == [4_000]  # the wallet asked once
+        assert w.wallet.balance_of(str(account)) == OPENING - 4_000
+        await leave(c, table)
+        await eventually(lambda: settled(live))
+        await conserved(live, w.wallet)
+        await c.close()

@@ -7,8 +7,9 @@ money (a top-up, a stake), before the move: a refusal raises a typed error and t
 transaction rolls back, so nothing moved. On PostgreSQL the check first locks the player's
 account row, so that two tables of one player topping up or staking at once are checked one
 after the other against the same ledger. Usage is read from the ledger itself (one source of
-truth): top-ups are the ``topup`` transactions out of the wallet, a loss is stakes minus
-payouts on the player's casino credit sessions, over rolling windows ending now.
+truth): top-ups are the ``topup`` transactions into the player's casino credit sessions
+(from either wallet, docs/wallet.md), a loss is stakes minus payouts on those sessions, over
+rolling windows ending now.
 
 >>> sorted(KINDS)[:3]
 ['loss_day', 'loss_month', 'loss_week']
@@ -19,14 +20,14 @@ datetime.timedelta(days=7)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
-from sqlalchemy import String, case, cast, func, literal, select
+from sqlalchemy import Select, String, case, cast, func, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.errors import MazziereError
-from mazziere.server.store.ledger import casino_book, wallet
+from mazziere.server.store.ledger import casino_book
 from mazziere.server.store.models import (
     Account,
     AuthToken,
@@ -108,8 +109,6 @@ def as_of(row: PlayerLimit, now: datetime) -> Limit:
 
 def _aware(at: datetime) -> datetime:
     """SQLite gives dates back without their zone: every date here is UTC."""
-    from datetime import UTC
-
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
@@ -138,18 +137,16 @@ async def login_at(db: AsyncSession, account: int) -> datetime | None:
     return None if at is None else _aware(at)
 
 
-def reality_due_at(
-    protection: PlayerProtection, login: datetime, minutes: int | None = None
-) -> datetime:
+def reality_due_at(protection: PlayerProtection, login: datetime) -> datetime:
     """When the next reality check of the login that began at ``login`` is due: the chosen
     minutes after the login or after the last "continue" of this login, whichever is later."""
     seen = protection.reality_seen_at
     start = login if seen is None or _aware(seen) < login else _aware(seen)
-    return start + timedelta(minutes=minutes or protection.reality_minutes)
+    return start + timedelta(minutes=protection.reality_minutes)
 
 
 # ------------------------------------------------------------------------------ usage
-def _sessions_books(account: int):  # type: ignore[no-untyped-def]
+def _sessions_books(account: int) -> Select[str]:
     """The books of ``account``'s casino credit sessions (a subquery)."""
     return select(literal("casino:").concat(cast(CreditSession.id, String))).where(
         CreditSession.account_id == account
@@ -157,15 +154,16 @@ def _sessions_books(account: int):  # type: ignore[no-untyped-def]
 
 
 async def topped_up(db: AsyncSession, account: int, now: datetime) -> dict[str, int]:
-    """Cents moved from the wallet into casino credit sessions, per top-up kind's window."""
+    """Cents topped up into ``account``'s casino credit sessions, per top-up kind's window:
+    from the built-in wallet or from the operator's transfer wallet (docs/wallet.md)."""
     kinds = {k: v for k, v in KINDS.items() if v.measure == "topup"}
     return await _sums(
         db,
         kinds,
         now,
-        LedgerEntry.book == wallet(account),
+        LedgerEntry.book.in_(_sessions_books(account)),
         LedgerTxn.kind == "topup",
-        sign=-1,
+        sign=1,
     )
 
 
