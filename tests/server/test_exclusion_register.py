@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -188,3 +190,30 @@ async def test_without_a_register_nothing_is_asked_and_money_plays(
         assert reg.asked == []
         await c.close()
         await ledger_ok(live)
+
+
+def test_an_answer_outside_the_contract_is_unavailable() -> None:
+    from mazziere.server.register import read
+
+    assert read(200, {"excluded": False}).answer == "clear"  # no until: none named
+    named = read(200, {"excluded": True, "until": "2027-03-01T00:00:00"})
+    assert (named.answer, named.until) == ("excluded", datetime(2027, 3, 1, tzinfo=UTC))
+    for status, body in [
+        (503, {"excluded": False}),
+        (200, None),
+        (200, [False]),
+        (200, {"excluded": 0}),
+        (200, {"excluded": True, "until": "next spring"}),
+        (200, {"excluded": True, "until": 20270301}),
+    ]:
+        got = read(status, body)
+        assert got.answer == "unavailable" and got.detail, (status, body)
+
+
+def test_a_register_url_that_is_not_http_or_a_timeout_not_above_0_is_refused() -> None:
+    from mazziere.server.settings import Settings, SettingsError
+
+    for bad in ({"exclusion_register_url": "ftp://register"}, {"exclusion_register_timeout": 0}):
+        with pytest.raises(SettingsError):
+            Settings(**bad).check()  # type: ignore[arg-type]
+    Settings(exclusion_register_url="https://register.example/check").check()
