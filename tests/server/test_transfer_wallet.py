@@ -111,3 +111,49 @@ async def test_a_players_top_up_limit_counts_the_operators_wallet_top_ups(
         await eventually(lambda: settled(live))
         await conserved(live, w.wallet)
         await c.close()
+
+
+async def test_reconcile_lists_every_transfer_of_the_day(db_url: str, tmp_path: Path) -> None:
+    import asyncio
+    import csv
+    import io
+    from datetime import UTC, datetime
+
+    from typer.testing import CliRunner
+
+    from mazziere.cli import app
+
+    async with (
+        reference_wallet(tmp_path) as w,
+        transfer_server(db_url, tmp_path, w.url, casino_session_cap=10 * OPENING) as live,
+    ):
+        _, account, c, table = await casino_player(live, "ezio")
+        assert (await top_up(c, table, 1_200))["type"] == "table"
+        assert (await top_up(c, table, OPENING))["code"] == "insufficient_funds"
+        await leave(c, table)
+        await eventually(lambda: settled(live))
+        await conserved(live, w.wallet)
+        await c.close()
+        done = await rows(live)
+    day = datetime.now(UTC).date().isoformat()
+    where = ["--database-url", db_url, "--day", day]
+    runner = CliRunner()
+    table_out = await asyncio.to_thread(runner.invoke, app, ["wallet", "reconcile", *where])
+    assert table_out.exit_code == 0, table_out.output
+    for r in done:
+        assert r.request_id in table_out.output
+    assert "debits: 2 (confirmed 1200, refused 100000)" in table_out.output
+    assert "credits: 1 (confirmed 1200)" in table_out.output
+    as_csv = await asyncio.to_thread(runner.invoke, app, ["wallet", "reconcile", *where, "--csv"])
+    lines = list(csv.DictReader(io.StringIO(as_csv.output)))
+    assert [(x["direction"], x["amount"], x["status"]) for x in lines] == [
+        ("debit", "1200", "confirmed"),
+        ("debit", "100000", "refused"),
+        ("credit", "1200", "confirmed"),
+    ]
+    assert lines[0]["wallet_ref"] and lines[0]["account"] == str(account)
+    assert lines[2]["session"] == lines[0]["session"] != ""
+    other = await asyncio.to_thread(
+        runner.invoke, app, ["wallet", "reconcile", "--database-url", db_url, "--day", "2001-01-01"]
+    )
+    assert "debits: 0 (none)" in other.output
