@@ -25,6 +25,7 @@ from .test_player_limits import (
     stake,
     top_up,
 )
+from .test_presence import my_turn, seat_at, uno_table
 
 
 async def settle(live: Live, clock: ManualClock, seconds: float) -> None:
@@ -139,4 +140,27 @@ async def test_no_reality_check_before_its_time_and_continue_is_harmless(
         await settle(live, clock, 30 * 60)
         assert (await top_up(c, table, 100))["type"] == "table"
         assert not [m for m in c.messages if m["type"] == "reality_check"]
+        await c.close()
+
+
+async def test_at_a_uno_table_a_reality_check_due_stops_no_move(
+    db_url: str, tmp_path: Path
+) -> None:
+    """No money moves at UNO: the check covers the player's page, the server takes the moves
+    (the other players do not wait; the decision timer runs as usual)."""
+    clock = ManualClock()
+    async with live_server(db_url, tmp_path, clock, **CALM) as live:
+        a = await live.signup("olga")
+        c = await live.connect(a["token"])
+        await settle(live, clock, 3600 + 30)
+        await c.wait(lambda m: m["type"] == "reality_check")
+        table = await uno_table(live, a["token"], decision_seconds=600)
+        await seat_at(c, table)
+        await c.send({"type": "start", "table": table})
+        turn = await my_turn(c, table)
+        n = len(c.messages)
+        move = {"type": "action", "table": table, "state_no": turn["state_no"]}
+        await c.send({**move, "action": turn["legal"][0]["text"]})
+        got = await c.wait(lambda m: m["type"] in ("table", "error"), start=n)
+        assert got["type"] == "table" and got["state_no"] > turn["state_no"], got
         await c.close()
