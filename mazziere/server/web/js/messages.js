@@ -293,6 +293,8 @@ export const en = {
   'verify.problem.not_over': 'After the recorded steps the game is not over.',
   'err.hand_in_progress': 'The hand is still in progress: it can be verified once it is over.',
   'err.software_unattested': 'Money tables are closed: this server’s software is not the accepted one. Tables without money play on.',
+  'err.wallet_unavailable': "The operator's wallet did not answer: nothing was taken. Try again in a moment.",
+  'err.wallet_in_doubt': "This top-up is still being settled with the operator's wallet: nothing was taken twice.",
   'actor.bot': 'computer',
   'actor.server': 'server',
   'actor.player': 'player',
@@ -302,6 +304,8 @@ export const en = {
   'wallet.balance': 'Balance',
   'wallet.explain':
     'Every movement of your money, newest first: your wallet and the credit of your casino sessions. Each transfer shows both sides.',
+  'wallet.explain_transfer':
+    "Your balance is held by the operator's wallet: a casino session takes its credit from there and gives back what is left when it closes. Below, the credit of your casino sessions.",
   'wallet.movements': 'Movements',
   'wallet.none': 'No movements yet.',
   'wallet.when': 'When',
@@ -730,6 +734,8 @@ export const it = {
   'verify.problem.not_over': 'Dopo i passi registrati la partita non è finita.',
   'err.hand_in_progress': 'La mano è ancora in corso: si può verificare quando è finita.',
   'err.software_unattested': 'I tavoli con denaro sono chiusi: il software di questo server non è quello accettato. I tavoli senza denaro restano aperti.',
+  'err.wallet_unavailable': "Il portafoglio dell'operatore non ha risposto: nulla è stato preso. Riprova tra poco.",
+  'err.wallet_in_doubt': "Questa ricarica è ancora in verifica con il portafoglio dell'operatore: nulla è stato preso due volte.",
   'actor.bot': 'computer',
   'actor.server': 'server',
   'actor.player': 'giocatore',
@@ -739,6 +745,8 @@ export const it = {
   'wallet.balance': 'Saldo',
   'wallet.explain':
     'Ogni movimento del tuo denaro, dal più recente: il portafoglio e il credito delle tue sessioni al casinò. Ogni trasferimento mostra entrambi i lati.',
+  'wallet.explain_transfer':
+    "Il tuo saldo è custodito dal portafoglio dell'operatore: una sessione al casinò vi prende il credito e vi restituisce quanto resta alla chiusura. Qui sotto, il credito delle tue sessioni al casinò.",
   'wallet.movements': 'Movimenti',
   'wallet.none': 'Ancora nessun movimento.',
   'wallet.when': 'Quando',

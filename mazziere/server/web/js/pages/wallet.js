@@ -40,7 +40,7 @@ export default {
         h('span', { class: 'muted' }, t('wallet.balance')),
         h('strong', { class: 'balance', 'data-testid': 'wallet-balance' }, money(data.balance)),
       ),
-      h('p', { class: 'hint' }, t('wallet.explain')),
+      h('p', { class: 'hint' }, t(data.wallet === 'transfer' ? 'wallet.explain_transfer' : 'wallet.explain')),
       h('a', { class: 'exclusion-link', href: '#/exclusion', 'data-testid': 'exclusion-link' }, t('wallet.exclusion_link')),
     );
     clear(box);
