@@ -13,7 +13,7 @@ from pydantic import Field
 from mazziere.server.context import Server
 from mazziere.server.hub import Close
 from mazziere.server.routes.deps import Body, Me, Srv, bearer
-from mazziere.server.routes.lobby import _on_table
+from mazziere.server.routes.removal import leave_every_table
 from mazziere.server.store import accounts, limit_changes
 from mazziere.server.store.accounts import AuthError
 from mazziere.server.store.limit_changes import LimitError
@@ -89,13 +89,12 @@ async def reality_check(
         async with server.db.session() as db:
             report = await limit_changes.reality_report(db, account.id, server.clock.wall())
         return {"choice": "continue", "reality": report}
-    for table in await server.hub.tables_of(account.id):
-        await _on_table(server, table, account, "leave")
     token = bearer(authorization)
     if token is None:  # pragma: no cover - Me has authenticated it
         raise AuthError("log in first", "not_logged_in")
+    left, kept = await leave_every_table(server, account.id, account.username)
     async with server.db.write() as db:
         revoked = await accounts.log_out(db, token)
     if revoked is not None:
         await server.hub.end_logins([revoked], Close.LOGGED_OUT, "you left after a reality check")
-    return {"choice": "leave"}
+    return {"choice": "leave", "left": left, "kept": kept}
