@@ -105,12 +105,13 @@ def wallet_demo(
     """Run the reference transfer wallet (docs/wallet.md), for trying ``--wallet transfer``."""
     import uvicorn
 
-    from mazziere.server.wallet.contract import read_secret
+    from mazziere.server.wallet.contract import WALLET_SECRET_ENV, read_secret
     from mazziere.server.wallet.demo import DemoWallet, Faults
-    from mazziere.server.wallet.transfer import SECRET_ENV
 
     try:
-        secret = read_secret(str(secret_file) if secret_file else None, os.environ.get(SECRET_ENV))
+        secret = read_secret(
+            str(secret_file) if secret_file else None, os.environ.get(WALLET_SECRET_ENV)
+        )
     except (OSError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None

@@ -3,12 +3,14 @@ lists the common ones)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from mazziere.server.store.accounts import TokenPolicy
 from mazziere.server.store.db import sqlite_url
+from mazziere.server.wallet.contract import WALLET_SECRET_ENV, read_secret
 
 
 class SettingsError(ValueError):
@@ -192,6 +194,14 @@ class Settings:
             raise SettingsError("--wallet transfer needs --wallet-url http(s)://...")
         if self.wallet_tries < 1 or self.wallet_timeout_seconds <= 0:
             raise SettingsError("--wallet-tries is at least 1, --wallet-timeout-seconds above 0")
+        if self.wallet == "transfer":
+            try:
+                read_secret(self.wallet_secret_file, os.environ.get(WALLET_SECRET_ENV))
+            except (OSError, ValueError) as e:
+                raise SettingsError(
+                    f"--wallet transfer needs the shared secret in --wallet-secret-file or "
+                    f"{WALLET_SECRET_ENV}: {e}"
+                ) from None
         if self.admin_idle_minutes <= 0:
             raise SettingsError("--admin-idle-minutes is above 0")
         if self.rtp_watch_seconds < 0 or self.ledger_check_seconds < 0:

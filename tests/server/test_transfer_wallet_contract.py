@@ -96,3 +96,28 @@ async def test_a_cancel_before_its_debit_stops_the_debit_for_good(tmp_path: Path
         balance = await client.call(C.BALANCE, "b-1", {"player": "7"})
         assert balance["balance"] == OPENING
         await client.aclose()
+
+
+def test_the_transfer_wallet_needs_its_url_and_its_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mazziere.server.settings import Settings, SettingsError
+
+    monkeypatch.delenv(C.WALLET_SECRET_ENV, raising=False)
+    with pytest.raises(SettingsError, match="--wallet-url"):
+        Settings(data_dir=tmp_path, wallet="transfer").check()
+    with pytest.raises(SettingsError, match=C.WALLET_SECRET_ENV):
+        Settings(data_dir=tmp_path, wallet="transfer", wallet_url="http://127.0.0.1:1").check()
+    secret = tmp_path / "secret"
+    secret.write_text("s3cret\n")
+    Settings(
+        data_dir=tmp_path,
+        wallet="transfer",
+        wallet_url="http://127.0.0.1:1",
+        wallet_secret_file=str(secret),
+    ).check()
+    monkeypatch.setenv(C.WALLET_SECRET_ENV, "s3cret")
+    Settings(data_dir=tmp_path, wallet="transfer", wallet_url="http://127.0.0.1:1").check()
+    assert C.read_secret(str(secret), None) == b"s3cret"
+    with pytest.raises(SettingsError, match="builtin or transfer"):
+        Settings(data_dir=tmp_path, wallet="elsewhere").check()

@@ -43,6 +43,9 @@ NONCE = "X-Nonce"
 SIGNATURE = "X-Signature"
 """Lower-case hex HMAC-SHA256 of the canonical string with the shared secret."""
 
+WALLET_SECRET_ENV = "MAZZIERE_WALLET_SECRET"
+"""The environment variable holding the shared secret when no file is named."""
+
 MAX_SKEW_SECONDS = 60
 """A message signed further than this from the receiver's clock is refused as stale."""
 

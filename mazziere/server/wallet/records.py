@@ -178,6 +178,12 @@ async def close_session(db: AsyncSession, session: int, why: str) -> int:
     return rest
 
 
+async def any_due(db: AsyncSession) -> bool:
+    """Whether an outbox row is due now that no process holds."""
+    found = await db.scalar(select(WalletTransfer.id).where(*T.due_filter(now())).limit(1))
+    return found is not None
+
+
 async def claim(db: AsyncSession, node: str, lease: float, limit: int) -> list[WalletTransfer]:
     """Take up to ``limit`` due outbox rows for process ``node`` for ``lease`` seconds (on
     PostgreSQL rows another process is taking are skipped, ``FOR UPDATE SKIP LOCKED``; SQLite

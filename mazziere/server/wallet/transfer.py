@@ -38,12 +38,9 @@ from mazziere.server.wallet import contract as C
 from mazziere.server.wallet import records
 from mazziere.server.wallet.base import TRANSFER, Debit
 from mazziere.server.wallet.client import WalletClient, WalletRefused, WalletUnavailable
-from mazziere.server.wallet.outbox import Outbox
+from mazziere.server.wallet.outbox import BATCH, Outbox
 
 log = logging.getLogger("mazziere.wallet")
-
-SECRET_ENV = "MAZZIERE_WALLET_SECRET"
-"""The environment variable holding the shared secret when no file is set."""
 
 
 @dataclass(frozen=True)
@@ -111,14 +108,14 @@ class TransferWallet:
             retry_seconds=settings.wallet_retry_seconds,
             retry_max_seconds=settings.wallet_retry_max_seconds,
             poll_seconds=settings.wallet_poll_seconds,
-            lease_seconds=max(30.0, 4 * settings.wallet_timeout_seconds),
+            lease_seconds=BATCH * settings.wallet_timeout_seconds + 30.0,
             doubt_seconds=self.doubt_seconds(),
         )
         self._task: asyncio.Task[None] | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings, db: Database) -> TransferWallet:
-        secret = C.read_secret(settings.wallet_secret_file, os.environ.get(SECRET_ENV))
+        secret = C.read_secret(settings.wallet_secret_file, os.environ.get(C.WALLET_SECRET_ENV))
         url = settings.wallet_url or ""
         return cls(settings, db, WalletClient(url, secret, settings.wallet_timeout_seconds))
 
