@@ -7,7 +7,7 @@ import asyncio
 import csv
 import os
 import sys
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -32,7 +32,7 @@ def reconcile(
     from mazziere.server.store.db import Database
 
     try:
-        when = date.fromisoformat(day) if day else date.today()
+        when = date.fromisoformat(day) if day else datetime.now(UTC).date()
     except ValueError:
         typer.echo(f"error: --day takes YYYY-MM-DD, not {day!r}", err=True)
         raise typer.Exit(2) from None
