@@ -119,10 +119,11 @@ async def test_each_outbox_row_is_sent_by_one_process(db_url: str, tmp_path: Pat
                 poll_seconds=0.1,
                 lease_seconds=30.0,
                 doubt_seconds=3600.0,
+                batch=1,  # one row a claim: the rows spread over the processes
             )
             for n in range(2)
         ]
-        for _ in range(3):  # three processes drain at once, each claiming rows
+        for _ in range(4):  # three processes drain at once, each claiming rows
             await asyncio.gather(*(o.drain_once() for o in others), wallet.outbox.drain_once())
         await eventually(lambda: settled(live))
         credits = [r for r in await rows(live) if r.direction == T.CREDIT]

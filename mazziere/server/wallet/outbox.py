@@ -67,6 +67,7 @@ class Outbox:
         poll_seconds: float,
         lease_seconds: float,
         doubt_seconds: float,
+        batch: int = BATCH,
     ) -> None:
         self.db = db
         self.client = client
@@ -76,6 +77,7 @@ class Outbox:
         self.poll = poll_seconds
         self.lease = lease_seconds
         self.doubt = doubt_seconds
+        self.batch = batch
         self._wake = asyncio.Event()
         self.sent = 0
         """Rows the wallet confirmed through this process."""
@@ -111,7 +113,7 @@ class Outbox:
         if not (due or stale):
             return 0
         async with self.db.write() as db:
-            rows = await records.claim(db, self.node, self.lease, BATCH)
+            rows = await records.claim(db, self.node, self.lease, self.batch)
         for row in rows:
             await self.send(row)
         return len(rows)
