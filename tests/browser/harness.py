@@ -31,6 +31,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 LAPTOP: ViewportSize = {"width": 1366, "height": 860}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 PASSWORD = "correct horse battery"
+START_SECONDS = 120
+"""How long a test server may take to start before it is taken as hung."""
 
 
 @dataclass
@@ -68,10 +70,14 @@ def run_server(data_dir: Path, clock: Clock | None = None, **settings: Any) -> I
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_until_complete, args=(server.serve(),), daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
+    # a start that fails ends the thread; the deadline only stops one that hangs: a start
+    # takes about 20 s on a loaded 2-core machine, and can take over 30 s
+    deadline = time.monotonic() + START_SECONDS
     while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
+        if not thread.is_alive():
             raise RuntimeError("the test server did not start")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the test server did not start within {START_SECONDS} s")
         time.sleep(0.02)
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
