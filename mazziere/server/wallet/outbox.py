@@ -3,8 +3,8 @@ the cancels of debits left in doubt, rows of ``wallet_transfers`` written in the
 transaction as what caused them, sent by a background task of each process until the wallet
 confirms each one, with exponential back-off between tries. A row is sent by one process at a
 time: the one that claimed it (a lease, :func:`~mazziere.server.wallet.records.claim`); a
-process that stops leaves its rows to another once the lease runs out, and as the rows are in
-the database they survive any restart.
+process that stops frees its rows, one that dies leaves them to another once the lease runs
+out, and as the rows are in the database they survive any restart.
 
 The same task sweeps the debits a stopped top-up left ``pending``: once older than any top-up
 can take, they are cancelled through the outbox (their money, if it moved, goes back)."""
@@ -99,6 +99,14 @@ class Outbox:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll)
             self._wake.clear()
+
+    async def release(self) -> None:
+        """Free the rows this process claimed (it is stopping; its task is cancelled)."""
+        try:
+            async with self.db.write() as db:
+                await records.release(db, self.node)
+        except Exception:  # the lease frees them all the same
+            log.exception("wallet outbox: claims not released")
 
     async def drain_once(self) -> int:
         """One round: cancel the stale debits, then send the due rows this process claimed.

@@ -210,6 +210,17 @@ async def claim(db: AsyncSession, node: str, lease: float, limit: int) -> list[W
     return list(rows.all())
 
 
+async def release(db: AsyncSession, node: str) -> None:
+    """Process ``node`` stops: the rows it claimed are free for another at once (a process
+    that dies leaves them until its lease runs out)."""
+    await _changed(
+        db,
+        update(WalletTransfer)
+        .where(WalletTransfer.claimed_by == node, WalletTransfer.status == T.PENDING)
+        .values(claimed_by=None, claimed_until=None),
+    )
+
+
 async def confirmed(db: AsyncSession, row: WalletTransfer, wallet_ref: str) -> bool:
     """The wallet confirmed outbox row ``row``: a credit's money leaves ``transit`` for the
     ``operator`` book, a cancel's debit becomes ``cancelled``. False if another process

@@ -131,6 +131,7 @@ class TransferWallet:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
+            await self.outbox.release()
         await self.client.aclose()
 
     def closed(self) -> None:
