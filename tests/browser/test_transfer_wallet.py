@@ -72,6 +72,14 @@ def settled(live: LiveServer) -> bool:
     return live.call(outbox())
 
 
+def refused_once(live: LiveServer) -> bool:
+    async def tried() -> bool:
+        async with live.server.db.session() as db:
+            return any(r["last_error"] for r in await transfers.outbox(db))
+
+    return live.call(tried())
+
+
 def test_the_wallet_page_shows_the_operators_balance(
     page: Page, live: LiveServer, wallet: tuple[DemoWallet, str]
 ) -> None:
@@ -98,6 +106,10 @@ def test_the_console_lists_a_credit_owed_to_the_operators_wallet(
     demo.faults.fail_share = 1.0
     try:
         call(live, "POST", f"/api/tables/{table}/leave", {}, teo["token"])
+        deadline = time.monotonic() + 15
+        while not refused_once(live):  # the page shows the wallet's last answer
+            assert time.monotonic() < deadline, "the credit was not tried"
+            time.sleep(0.05)
         page.goto(f"{live.base}/admin/#/money")
         rows = page.get_by_test_id("wallet-outbox-rows")
         expect(rows).to_contain_text("€30.00")
