@@ -126,3 +126,22 @@ async def test_a_rematch_reseats_the_players_at_a_new_table_that_starts_when_all
         assert {s.account for s in new.seats} == {a["account"], b["account"]}
         await ca.close()
         await cb.close()
+
+
+def test_each_server_has_its_own_quick_play_locks() -> None:
+    """An asyncio lock belongs to the event loop that first waited on it: a second server (a
+    restart, or the next test) in another loop takes quick play's locks of its own."""
+    from mazziere.server.routes.quick import quick_lock
+
+    class OneProcess:
+        cluster = None
+
+    async def two_at_once(server: Any) -> None:
+        async def one() -> None:
+            async with quick_lock(server, "uno:online"):
+                await asyncio.sleep(0.01)
+
+        await asyncio.gather(one(), one())
+
+    for _ in range(2):  # each run is another event loop
+        asyncio.run(two_at_once(OneProcess()))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -37,7 +38,9 @@ from mazziere.server.table.errors import TableError
 
 router = APIRouter(prefix="/api")
 
-_LOCKS: dict[str, asyncio.Lock] = {}
+_LOCKS: weakref.WeakKeyDictionary[Any, dict[str, asyncio.Lock]] = weakref.WeakKeyDictionary()
+"""Each running server's quick-play locks: an asyncio lock belongs to the event loop that first
+waited on it, so two servers (one per test, or a restarted one) never share one."""
 GONE = frozenset({"table_full", "no_table", "table_moved"})
 """A quick table's refusals that mean: try the next one."""
 
@@ -50,7 +53,7 @@ class Quick(Body):
 @contextlib.asynccontextmanager
 async def quick_lock(server: Srv, key: str) -> AsyncIterator[None]:
     """One quick-play choice at a time per game and preset, on every process."""
-    async with _LOCKS.setdefault(key, asyncio.Lock()):
+    async with _LOCKS.setdefault(server, {}).setdefault(key, asyncio.Lock()):
         cluster = server.cluster
         if cluster is None:
             yield
