@@ -107,6 +107,25 @@ async def test_a_top_up_over_a_top_up_limit_is_refused_and_moves_nothing(
         await c.close()
 
 
+async def test_a_top_up_sent_again_with_its_key_is_not_refused_by_the_limit_it_used_up(
+    db_url: str, tmp_path: Path
+) -> None:
+    """A retried top-up (same idempotency key, its first answer lost) moves nothing the second
+    time, so the limit its first sending used up does not refuse it: it gets the credit."""
+    async with live_server(db_url, tmp_path, demo_credit=50_000) as live:
+        acc, c, table = await casino_player(live, "ida")
+        await set_limits(live, acc["token"], limits={"topup_day": 2_000})
+        send = {"type": "topup", "amount": 2_000, "key": "ida-1"}
+        assert (await ask(c, table, send))["view"]["credit"] == 2_000
+        before = await money_of(live, acc["account"], table)
+        again = await ask(c, table, send)
+        assert again["type"] == "table" and again["view"]["credit"] == 2_000, again
+        assert await money_of(live, acc["account"], table) == before
+        refused(await ask(c, table, {**send, "key": "ida-2"}), "topup_day", 0)
+        await ledger_ok(live)
+        await c.close()
+
+
 @pytest.mark.parametrize("kind", LOSS_KINDS)
 async def test_a_stake_over_the_loss_allowance_left_is_refused_and_moves_nothing(
     db_url: str, tmp_path: Path, kind: str

@@ -157,6 +157,11 @@ the portable path below, because one Core statement for it would be harder to re
 SQL; the ledger tests run both paths (tests/server, every backend)."""
 
 
+async def posted(db: AsyncSession, key: str) -> bool:
+    """Whether a transaction was posted under idempotency key ``key``."""
+    return await _SEEN.scalar(db, {"key": key}) is not None
+
+
 async def post(
     db: AsyncSession, key: str, kind: str, ref: str, moves: Sequence[tuple[str, int]]
 ) -> bool:

@@ -36,7 +36,11 @@ class CasinoMoney(TableState):
             raise TableError("a top-up is a positive number of cents", "bad_amount")
         self.srv.attestation.require_for_money()
         session, wallet = self.credit_session, self.srv.wallet
-        if wallet.remote:  # refused before the operator's wallet is debited, as well as after
+        repeated = False  # sent again after it was recorded: moves nothing, refused by nothing
+        if key is not None:
+            async with self.srv.db.session() as db:
+                repeated = await wallet.repeated(db, key)
+        if wallet.remote and not repeated:  # refused before the operator's wallet is debited
             async with self.srv.db.session() as db:
                 await self._top_up_checks(db, account, session, amount)
         # the debit is taken with no transaction open (docs/wallet.md); leaving its block by
@@ -46,7 +50,8 @@ class CasinoMoney(TableState):
             self.srv.db.write() as db,
         ):
             await self._fenced(db)
-            await self._top_up_checks(db, account, session, amount)
+            if not repeated:
+                await self._top_up_checks(db, account, session, amount)
             sid, credit = await debit.record(db)
         # committed: only now does the table hold the session (a refused first top-up
         # rolled its row back, and its id may be given to another session)

@@ -50,6 +50,11 @@ class Wallet(Protocol):
         self, account: int, table_id: int, session: int | None, amount: int, key: str | None
     ) -> AbstractAsyncContextManager[Debit]: ...
 
+    async def repeated(self, db: AsyncSession, key: str) -> bool:
+        """Whether a top-up sent under idempotency key ``key`` was recorded already: sent
+        again it moves nothing, so no limit refuses it and its answer is the first one's."""
+        ...
+
     async def close(self, db: AsyncSession, session: int, why: str) -> int:
         """Close ``session`` in ``db``'s transaction, its rest owed to the player's wallet:
         the rest."""
@@ -98,6 +103,9 @@ class BuiltinWallet:
         self, account: int, table_id: int, session: int | None, amount: int, key: str | None
     ) -> AsyncIterator[Debit]:
         yield LedgerDebit(account, table_id, session, amount, key)
+
+    async def repeated(self, db: AsyncSession, key: str) -> bool:
+        return await ledger.posted(db, key)  # money.top_up posts under the client's key
 
     async def close(self, db: AsyncSession, session: int, why: str) -> int:
         return await money.close(db, session, why)

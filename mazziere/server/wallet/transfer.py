@@ -146,6 +146,10 @@ class TransferWallet:
         )
         return int(data["balance"])
 
+    async def repeated(self, db: AsyncSession, key: str) -> bool:
+        prior = await records.by_client_key(db, key)
+        return prior is not None and prior.status == T.CONFIRMED
+
     @asynccontextmanager
     async def debit(
         self, account: int, table_id: int, session: int | None, amount: int, key: str | None
