@@ -9,6 +9,8 @@ from pathlib import Path
 
 from mazziere.server.store import transfers as T
 
+from .test_back_office import make_staff
+from .test_back_office_players import post
 from .transfer_wallet import (
     OPENING,
     casino_player,
@@ -157,3 +159,23 @@ async def test_reconcile_lists_every_transfer_of_the_day(db_url: str, tmp_path: 
         runner.invoke, app, ["wallet", "reconcile", "--database-url", db_url, "--day", "2001-01-01"]
     )
     assert "debits: 0 (none)" in other.output
+
+
+async def test_no_adjustment_of_the_servers_own_wallet_with_the_operators_wallet(
+    db_url: str, tmp_path: Path
+) -> None:
+    """A player's money is the operator's wallet's: a back-office adjustment of the server's
+    own wallet book would move money no top-up reads, so it is refused and nothing moves."""
+    async with (
+        reference_wallet(tmp_path) as w,
+        transfer_server(db_url, tmp_path, w.url, adjustment_approvals=1) as live,
+    ):
+        admin = await make_staff(live, "adele", "admin")
+        player = (await live.signup("bice"))["account"]
+        r = await post(live, "/api/admin/adjustments", admin, {
+            "account": player, "amount_cents": 2_500, "house_account": "house",
+            "reason": "goodwill after a dropped connection",
+        })  # fmt: skip
+        assert (r.status_code, r.json()["code"]) == (409, "wallet_external"), r.text
+        assert (await live.get("/api/admin/adjustments", admin))["adjustments"] == []
+        await conserved(live, w.wallet)

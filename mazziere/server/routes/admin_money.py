@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from pydantic import Field, field_validator
 
 from mazziere.server import protocol as P
+from mazziere.server.roles import Conflict
 from mazziere.server.routes.admin_common import (
     MAX_ID,
     AdjustmentId,
@@ -59,12 +60,24 @@ async def listed(
         return {"adjustments": await adjustments.listed(db, status)}
 
 
+def _builtin_wallet(server: Srv) -> None:
+    """An adjustment moves money in the server's own wallet (``wallet:<id>``). With the
+    operator's transfer wallet (docs/wallet.md) a player's money is held there and a top-up
+    never reads that book, so it would move money nobody can use: refused, to be made at the
+    operator's wallet instead."""
+    if server.wallet.remote:
+        raise Conflict(
+            "players' money is held in the operator's wallet: adjust it there", "wallet_external"
+        )
+
+
 @router.post("/adjustments")
 async def request(
     body: NewAdjustment, request: Request, account: Requester, server: Srv
 ) -> dict[str, Any]:
     """Request an adjustment: pending until a second operator approves it (posted at once
-    when ``--adjustment-approvals 1``)."""
+    when ``--adjustment-approvals 1``); 409 ``wallet_external`` with the operator's wallet."""
+    _builtin_wallet(server)
     async with server.db.write() as db:
         adj = await adjustments.request(
             db,
@@ -87,7 +100,9 @@ async def approve(
     body: Approval | None = None,
 ) -> dict[str, Any]:
     """Approve and post: 403 ``own_adjustment`` for its requester, 409 once decided, 400
-    ``insufficient_funds`` if the wallet would go below zero (nothing changes)."""
+    ``insufficient_funds`` if the wallet would go below zero (nothing changes), 409
+    ``wallet_external`` with the operator's wallet."""
+    _builtin_wallet(server)
     async with server.db.write() as db:
         adj = await adjustments.approve(
             db, actor(request, account), adjustment_id, server.settings.adjustment_approvals
