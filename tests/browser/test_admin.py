@@ -155,6 +155,7 @@ def test_an_admin_finds_a_player_and_suspends_them(
     tid = call(live, "POST", "/api/tables", body, lucio["token"])["id"]
     call(live, "POST", f"/api/tables/{tid}/join", {}, lucio["token"])
     call(live, "POST", f"/api/tables/{tid}/topup", {"amount": 2000}, lucio["token"])
+    call(live, "PUT", "/api/me/limits", {"limits": {"loss_day": 5000}}, lucio["token"])
     actor = live.server.tables[tid]
     live.call(actor.stake(lucio["account"], actor.state_no, 500))
     page.get_by_test_id("nav-players").click()
@@ -165,6 +166,8 @@ def test_an_admin_finds_a_player_and_suspends_them(
     expect(page.get_by_test_id("player-status")).to_have_text("active")
     expect(page.get_by_test_id("ledger")).to_be_visible()
     expect(page.get_by_test_id("open-sessions")).to_contain_text("€15.00")
+    expect(page.get_by_test_id("limits")).to_contain_text("daily loss limit€50.00")
+    expect(page.get_by_test_id("limits-answer")).to_contain_text("every 60 minutes")
     fits(page)
     page.get_by_test_id("suspend").click()
     page.get_by_test_id("reason-confirm").click()  # no reason: refused in the dialog

@@ -16,6 +16,7 @@ import pytest
 from .live import Client, Live, live_server
 from .test_back_office import CHEAP, make_staff
 from .test_live_games import ledger_ok
+from .test_player_limits import set_limits
 
 
 async def post(live: Live, path: str, token: str, body: dict[str, Any]) -> Any:
@@ -236,3 +237,23 @@ async def test_bad_player_queries_are_malformed(query: str, db_url: str, tmp_pat
             f"/api/admin/players?{query}", headers={"Authorization": f"Bearer {boss}"}
         )
         assert (r.status_code, r.json()["code"]) == (422, "malformed")
+
+
+async def test_a_players_page_shows_the_limits_in_force_and_a_raise_waiting(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Support sees what the player sees on their limits page: each limit in force, a raise
+    waiting with when it takes effect, the sign-up answer and the reality-check rhythm."""
+    async with live_server(db_url, tmp_path, **CHEAP) as live:
+        boss = await make_staff(live, "sportello", "support")
+        dora = await live.signup("dora")
+        page = await live.get(f"/api/admin/players/{dora['account']}", boss)
+        assert page["limits"]["chosen"] is False and page["limits"]["reality_minutes"] == 60
+        assert page["limits"]["limits"] == {}  # no limit of any kind
+        await set_limits(live, dora["token"], limits={"loss_week": 5_000}, reality_minutes=30)
+        await set_limits(live, dora["token"], limits={"loss_week": 8_000})  # a raise: waits
+        page = await live.get(f"/api/admin/players/{dora['account']}", boss)
+        week = page["limits"]["limits"]["loss_week"]
+        assert (week["amount"], week["pending"], week["pending_set"]) == (5_000, 8_000, True)
+        assert week["pending_from"] and page["limits"]["reality_minutes"] == 30
+        assert set(page["limits"]["limits"]) == {"loss_week"}

@@ -108,9 +108,10 @@ def summary(acc: Account, balance: int) -> dict[str, Any]:
 
 
 async def page(db: AsyncSession, acc: Account) -> dict[str, Any]:
-    """An account's page: its summary, open casino sessions, hands played, self-exclusions
+    """An account's page: its summary, open casino sessions, hands played, its limits (those
+    in force and the raises waiting, as the player's own page shows them), self-exclusions
     (newest first), the exclusion register's last answer and the last logins."""
-    from mazziere.server.store import audit, exclusion
+    from mazziere.server.store import audit, exclusion, limit_changes
 
     balance = await ledger.balance(db, ledger.wallet(acc.id))
     sessions = (
@@ -139,6 +140,7 @@ async def page(db: AsyncSession, acc: Account) -> dict[str, Any]:
         **summary(acc, balance),
         "open_sessions": open_sessions,
         "hands_played": int(played or 0),
+        "limits": await limit_changes.describe(db, acc.id, datetime.now(UTC)),
         "exclusions": await exclusion.of_account(db, acc.id, datetime.now(UTC)),
         "exclusion_register": exclusion.register_json(await exclusion.register_answer(db, acc.id)),
         "logins": [

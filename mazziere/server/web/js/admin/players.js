@@ -143,6 +143,7 @@ export const accountPage = {
         { class: 'account-grid' },
         section('admin.open_sessions', this.sessions(p)),
         section('admin.logins', this.logins(p)),
+        section('admin.limits', this.limits(p)),
         section('admin.exclusions', this.exclusions(p)),
       ),
       section('admin.ledger', this.ledger(p)),
@@ -164,6 +165,32 @@ export const accountPage = {
       ],
       p.open_sessions,
       { 'data-testid': 'open-sessions' },
+    );
+  },
+
+  /** The player's limits: each kind in force and a raise or removal waiting, the sign-up
+   * answer and the reality-check rhythm (docs/rules/platform.md "Limits and reality checks"). */
+  limits(p) {
+    const l = p.limits;
+    if (!l) return h('p', { class: 'empty' }, t('limits.none'));
+    const shown = (kind, v) =>
+      v === null || v === undefined ? t('limits.none') : kind === 'session_minutes' ? t('admin.minutes', { n: v }) : money(v);
+    const pending = (kind, x) =>
+      !x.pending_set ? '—' : `${shown(kind, x.pending)} ${t('admin.limit_from', { date: dateTime(x.pending_from) })}`;
+    const answer = t(`admin.limits_choice.${l.choice ?? 'none'}`);
+    return h(
+      'div',
+      {},
+      dataTable(
+        [
+          { label: 'admin.col.limit', cell: (k) => t(`limits.name.${k}`) },
+          { label: 'admin.col.in_force', cls: 'num', cell: (k) => shown(k, l.limits[k]?.amount) },
+          { label: 'admin.col.pending', cell: (k) => pending(k, l.limits[k] ?? {}) },
+        ],
+        l.kinds,
+        { 'data-testid': 'limits' },
+      ),
+      h('p', { class: 'hint', 'data-testid': 'limits-answer' }, t('admin.limits_answer', { answer, n: l.reality_minutes })),
     );
   },
 
