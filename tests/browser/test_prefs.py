@@ -84,6 +84,7 @@ def test_a_shared_table_link_opens_the_table_after_signing_in(
         other.get_by_test_id("auth-username").fill("franca")
         other.get_by_test_id("auth-password").fill(PASSWORD)
         other.get_by_test_id("auth-submit").click()
+        other.locator("[data-action=skip-limits]").click()  # the question a new player is asked
         other.wait_for_url(f"**/#/table/{tid}")
         expect(other.get_by_test_id("waiting")).to_contain_text("franca")
         expect(page.get_by_test_id("waiting")).to_contain_text("franca")
