@@ -96,7 +96,9 @@ def test_a_new_player_sets_limits_at_sign_up(page: Page, live: LiveServer) -> No
     page.locator("[data-lang=en]").click()
 
 
-def test_the_question_is_asked_at_each_login_until_answered(page: Page, live: LiveServer) -> None:
+def test_the_question_is_asked_at_each_login_and_reload_until_answered(
+    page: Page, live: LiveServer
+) -> None:
     page.goto(f"{live.base}/#/login")
     page.get_by_test_id("tab-signup").click()
     page.get_by_test_id("auth-username").fill("olga")
@@ -105,6 +107,10 @@ def test_the_question_is_asked_at_each_login_until_answered(page: Page, live: Li
     ask = page.locator(".modal-limits")
     expect(ask).to_be_visible()
     page.evaluate("location.hash = '#/leaderboards'")  # went elsewhere: not answered
+    expect(ask).to_have_count(0)
+    page.reload()  # the site opened again, still logged in: asked again
+    expect(ask).to_be_visible()
+    page.evaluate("location.hash = '#/lobby'")
     expect(ask).to_have_count(0)
 
     def log_in_again() -> None:

@@ -5,7 +5,7 @@ import authPage from './pages/auth.js';
 import exclusionPage from './pages/exclusion.js';
 import historyPage from './pages/history.js';
 import leaderboardsPage from './pages/leaderboards.js';
-import limitsPage, { realityCheck } from './pages/limits.js';
+import limitsPage, { askForLimits, realityCheck } from './pages/limits.js';
 import lobbyPage from './pages/lobby.js';
 import playerPage from './pages/player.js';
 import rulesPage from './pages/rules.js';
@@ -371,6 +371,7 @@ onUnauthorized(() => {
 if (session.get()) {
   app.socket.start();
   app.refreshMe();
+  askForLimits(); // a page reloaded before the limits question was answered asks it again
 }
 renderTopbar();
 route();
