@@ -122,6 +122,10 @@ async def test_the_register_is_asked_at_login_and_gates_real_money_play(
         )
         assert "2027-03-01" in r.json()["message"]
         assert (await live.get("/api/admin/players?q=escluso", boss))["players"] == []
+        auditor = await make_staff(live, "revisore", "auditor")
+        entries = (await live.get("/api/admin/audit", auditor))["entries"]
+        lines = [(e["action"], e["after"]) for e in entries if e["target"] == "username:escluso"]
+        assert lines == [("signup_refused", {"code": "register_excluded"})]
 
         acc = await live.signup("gino")
         player = acc["account"]

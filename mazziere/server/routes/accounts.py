@@ -30,11 +30,19 @@ class Credentials(Body):
 @router.post("/signup")
 async def signup(body: Credentials, request: Request, server: Srv) -> dict[str, Any]:
     """422 for a name or password the policy refuses, 409 for a taken name, 403
-    ``register_excluded`` for a name the exclusion register lists. The new account is logged
-    in at once: the audit log has its ``signup``, as it has every login."""
+    ``register_excluded`` for a name the exclusion register lists (a ``signup_refused`` line in
+    the audit log). The new account is logged in at once: the audit log has its ``signup``, as
+    it has every login."""
     digest = await accounts.hash_new_password(body.username, body.password, server.hasher)
     address = request.client.host if request.client else "?"
-    answer = await admission.check_login(server, body.username, None)
+    try:
+        answer = await admission.check_login(server, body.username, None)
+    except ExclusionError as e:
+        async with server.db.write() as db:
+            who = Actor(None, body.username, address)
+            target = f"username:{body.username}"
+            await audit.record(db, who, "signup_refused", target, None, {"code": e.code})
+        raise
     async with server.db.write() as db:  # the hash is made before the write opens
         acc = await accounts.create_account(db, body.username, digest, server.wallet.signup_credit)
         token, _ = await accounts.open_session(db, acc)
