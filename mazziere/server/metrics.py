@@ -3,7 +3,8 @@ tables by game, decisions per second (a counter; Prometheus takes its rate), dec
 stakes and payouts by game (counters in cents), errors by code, how many writes each group
 commit carried and how long it took, the garbage collector's pauses, and the periodic checks of
 one process (:mod:`mazziere.server.monitoring`): the ledger check's last result and time, and
-the RTP watch's realised returns, bands and alerts (docs/operators.md, "Metrics")."""
+the RTP watch's realised returns, bands and alerts; with the transfer wallet, its outbox's rows
+and the age of the oldest (docs/operators.md, "Metrics")."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import gc
 import time
 from collections import Counter as Tally
 from collections.abc import Iterable
+from datetime import datetime
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
@@ -85,6 +87,18 @@ class Metrics:
         )
         self.errors = Counter(
             "mazziere_errors", "Refused messages by error code", ["code"], registry=self.registry
+        )
+        self.outbox_rows = Gauge(
+            "mazziere_wallet_outbox_rows",
+            "Transfer wallet: credits and cancels waiting in the outbox for the operator's "
+            "wallet to confirm them, by direction (docs/wallet.md, Retries)",
+            ["direction"],
+            registry=self.registry,
+        )
+        self.outbox_oldest = Gauge(
+            "mazziere_wallet_outbox_oldest_seconds",
+            "Transfer wallet: age of the oldest row waiting in the outbox (0 when it is empty)",
+            registry=self.registry,
         )
         self.tables_by_game = Gauge(
             "mazziere_tables",
@@ -219,6 +233,14 @@ class Metrics:
         for (game, status), n in counts.items():
             self.tables_by_game.labels(game, status).set(n)
         self.tables_open.set(sum(counts.values()))
+
+    def outbox(self, owed: dict[str, tuple[int, datetime]], now: datetime) -> None:
+        """Set the outbox gauges from :func:`mazziere.server.store.transfers.owed` (at each
+        scrape, in transfer-wallet mode)."""
+        for direction in ("credit", "cancel"):
+            self.outbox_rows.labels(direction).set(owed.get(direction, (0, now))[0])
+        oldest = min((t for _, t in owed.values()), default=now)
+        self.outbox_oldest.set(max(0.0, (now - oldest).total_seconds()))
 
     def money(self, game: str, staked: int = 0, paid: int = 0) -> None:
         """A stake or a payout of ``game`` committed (cents)."""

@@ -7,11 +7,13 @@ ends with nothing lost or created on either side and the ledger check passing.""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 from mazziere.server.store import transfers as T
 from mazziere.server.wallet.demo import Faults
 
+from .live import Live
 from .test_back_office import make_staff
 from .transfer_wallet import (
     OPENING,
@@ -81,6 +83,22 @@ async def test_a_failed_debit_leaves_no_session_and_is_cancelled(
         await c.close()
 
 
+async def outbox_metrics(live: Live) -> dict[str, float]:
+    """The outbox's gauges as ``/metrics`` serves them (to a loopback caller)."""
+    text = (await live.http.get("/metrics")).text
+
+    def value(name: str) -> float:
+        found = re.search(rf"^{re.escape(name)} (\S+)$", text, re.M)
+        assert found is not None, name
+        return float(found[1])
+
+    got = {
+        d: value(f'mazziere_wallet_outbox_rows{{direction="{d}"}}') for d in ("credit", "cancel")
+    }
+    got["oldest"] = value("mazziere_wallet_outbox_oldest_seconds")
+    return got
+
+
 async def test_a_failed_credit_is_retried_from_the_outbox_until_the_wallet_confirms(
     db_url: str, tmp_path: Path
 ) -> None:
@@ -112,10 +130,13 @@ async def test_a_failed_credit_is_retried_from_the_outbox_until_the_wallet_confi
             "/api/admin/wallet/outbox", headers={"Authorization": f"Bearer {support}"}
         )
         assert r.status_code == 403
+        waiting = await outbox_metrics(live)
+        assert waiting["credit"] == 1 and waiting["cancel"] == 0 and waiting["oldest"] > 0
         assert w.wallet.balance_of(str(account)) == OPENING - 6_000
         await conserved(live, w.wallet)  # the 6,000 cents wait in transit
         w.wallet.faults.fail_share = 0.0
         await eventually(lambda: settled(live))
+        assert await outbox_metrics(live) == {"credit": 0, "cancel": 0, "oldest": 0}
         assert w.wallet.balance_of(str(account)) == OPENING
         await conserved(live, w.wallet)
         await c.close()

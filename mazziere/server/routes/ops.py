@@ -4,12 +4,15 @@ latter for loopback callers, or with the metrics token, or for anyone if made pu
 from __future__ import annotations
 
 import ipaddress
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse, Response
 
 from mazziere.server.routes.deps import Srv, bearer
+from mazziere.server.store import transfers
+from mazziere.server.wallet.transfer import TransferWallet
 
 router = APIRouter()
 
@@ -49,4 +52,7 @@ async def metrics(
             status_code=403,
         )
     server.metrics.count_tables((t.game, t.status) for t in server.tables.values())
+    if isinstance(server.wallet, TransferWallet):
+        async with server.db.session() as db:
+            server.metrics.outbox(await transfers.owed(db), datetime.now(UTC))
     return Response(server.metrics.render(), media_type="text/plain; version=0.0.4")

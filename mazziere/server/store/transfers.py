@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server.store.models import Account, LedgerEntry, LedgerTxn, WalletTransfer
@@ -111,6 +111,24 @@ async def outbox(db: AsyncSession, limit: int = 200) -> list[dict[str, Any]]:
         )
     ).all()
     return [_line(t, name) for t, name in rows]
+
+
+async def owed(db: AsyncSession) -> dict[str, tuple[int, datetime]]:
+    """The outbox in figures: for credits and cancels still pending, how many rows of each
+    direction and when the oldest was written (the metrics an operator alerts on)."""
+    rows = (
+        await db.execute(
+            select(WalletTransfer.direction, func.count(), func.min(WalletTransfer.created_at))
+            .where(
+                WalletTransfer.status == PENDING,
+                WalletTransfer.direction.in_((CREDIT, CANCEL)),
+            )
+            .group_by(WalletTransfer.direction)
+        )
+    ).all()
+    return {
+        d: (n, oldest if oldest.tzinfo else oldest.replace(tzinfo=UTC)) for d, n, oldest in rows
+    }
 
 
 def _want(t: WalletTransfer) -> dict[str, list[tuple[str, int]]]:
