@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 from mazziere.server.store import staff
 from mazziere.server.store.db import Database
 
+from .live import Client, Live
 from .test_back_office_players import closed
 from .test_cluster import needs_both, owners, pg_url, prefix, two  # noqa: F401 (fixtures)
 from .test_recovery import ledger_check
@@ -28,6 +30,29 @@ async def promote(db_url: str, name: str, role: str) -> None:
         await db.close()
 
 
+async def staff_and_a_staked_player(
+    la: Live, lb: Live, db_url: str, name: str
+) -> tuple[str, dict[str, Any], int, Client]:
+    """A support member signed up and logged in on the second process (``lb``); a player
+    ``name`` on the first (``la``) at a casino table of their own, with a 5,000-cent credit
+    session and a 500-cent round in play. Returns the support member's token, the player's
+    sign-up answer, the table and the player's socket."""
+    await lb.signup("sportello")
+    await promote(db_url, "sportello", "support")
+    login = {"username": "sportello", "password": "correct horse"}
+    boss = (await lb.http.post("/api/login", json=login)).json()["token"]
+    acc = await la.signup(name)
+    table = (await la.post("/api/tables", acc["token"], {"game": "casino"})).json()["id"]
+    c = await la.connect(acc["token"])
+    await c.send({"type": "join", "table": table})
+    await c.wait(lambda m: m["type"] == "table")
+    await c.send({"type": "topup", "table": table, "amount": 5_000})
+    upd = await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("credit") == 5_000)
+    await c.send({"type": "stake", "table": table, "state_no": upd["state_no"], "amount": 500})
+    await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("stake") == 500)
+    return boss, acc, table, c
+
+
 @needs_both
 async def test_a_player_suspended_on_one_process_is_thrown_out_of_the_other(
     tmp_path: Path,
@@ -38,21 +63,7 @@ async def test_a_player_suspended_on_one_process_is_thrown_out_of_the_other(
         ha = httpx.AsyncClient(base_url=a.base, timeout=30)
         hb = httpx.AsyncClient(base_url=b.base, timeout=30)
         la, lb = a.live(ha), b.live(hb)
-        await lb.signup("sportello")
-        await promote(pg_url, "sportello", "support")
-        r = await hb.post("/api/login", json={"username": "sportello", "password": "correct horse"})
-        boss = r.json()["token"]
-        acc = await la.signup("gino")
-        table = (await la.post("/api/tables", acc["token"], {"game": "casino"})).json()["id"]
-        c = await la.connect(acc["token"])
-        await c.send({"type": "join", "table": table})
-        await c.wait(lambda m: m["type"] == "table")
-        await c.send({"type": "topup", "table": table, "amount": 5_000})
-        upd = await c.wait(
-            lambda m: m["type"] == "table" and (m["view"] or {}).get("credit") == 5_000
-        )
-        await c.send({"type": "stake", "table": table, "state_no": upd["state_no"], "amount": 500})
-        await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("stake") == 500)
+        boss, acc, table, c = await staff_and_a_staked_player(la, lb, pg_url, "gino")
 
         r = await hb.post(
             f"/api/admin/players/{acc['account']}/suspend",

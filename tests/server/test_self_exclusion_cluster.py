@@ -16,7 +16,7 @@ from mazziere.server.store.db import Database
 from mazziere.server.store.exclusion import aware
 from mazziere.server.store.models import SelfExclusion
 
-from .test_back_office_cluster import promote
+from .test_back_office_cluster import staff_and_a_staked_player
 from .test_back_office_players import closed
 from .test_cluster import needs_both, pg_url, prefix, two  # noqa: F401 (fixtures)
 from .test_recovery import ledger_check
@@ -48,20 +48,7 @@ async def test_a_player_self_excluded_through_one_process_is_thrown_out_of_the_o
         ha = httpx.AsyncClient(base_url=a.base, timeout=30)
         hb = httpx.AsyncClient(base_url=b.base, timeout=30)
         la, lb = a.live(ha), b.live(hb)
-        await lb.signup("sportello")
-        await promote(pg_url, "sportello", "support")
-        boss = (await hb.post("/api/login", json={**LOGIN, "username": "sportello"})).json()
-        acc = await la.signup("nora")
-        table = (await la.post("/api/tables", acc["token"], {"game": "casino"})).json()["id"]
-        c = await la.connect(acc["token"])
-        await c.send({"type": "join", "table": table})
-        await c.wait(lambda m: m["type"] == "table")
-        await c.send({"type": "topup", "table": table, "amount": 5_000})
-        upd = await c.wait(
-            lambda m: m["type"] == "table" and (m["view"] or {}).get("credit") == 5_000
-        )
-        await c.send({"type": "stake", "table": table, "state_no": upd["state_no"], "amount": 500})
-        await c.wait(lambda m: m["type"] == "table" and (m["view"] or {}).get("stake") == 500)
+        boss, acc, table, c = await staff_and_a_staked_player(la, lb, pg_url, "nora")
 
         r = await hb.post(
             "/api/self-exclusion",
@@ -78,7 +65,7 @@ async def test_a_player_self_excluded_through_one_process_is_thrown_out_of_the_o
             r = await h.post("/api/login", json=LOGIN)
             assert (r.status_code, r.json()["code"]) == (403, "self_excluded")
             assert datetime.fromisoformat(r.json()["until"]) == ends
-        auth = {"Authorization": f"Bearer {boss['token']}"}
+        auth = {"Authorization": f"Bearer {boss}"}
         page = (await ha.get(f"/api/admin/players/{acc['account']}", headers=auth)).json()
         assert page["open_sessions"] == [] and page["exclusions"][0]["period_days"] == 90
         lines = (await ha.get(f"/api/admin/players/{acc['account']}/ledger", headers=auth)).json()[
