@@ -10,6 +10,7 @@ import asyncio
 import json
 import re
 import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -137,6 +138,7 @@ def _exported() -> set[str]:
         gauge.labels(*(["casino", "all"][: len(gauge._labelnames)])).set(1)
     m.decisions.labels("casino", "player").inc()
     m.latency.observe(0.01)
+    m.outbox({}, datetime.now(UTC))
     text = m.render().decode()
     return set(re.findall(r"^(mazziere_[a-z_]+)", text, re.MULTILINE))
 
