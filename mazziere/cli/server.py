@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import fields
 from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from mazziere.server.settings import default
 
 server_help = "Start the game server (SQLite in --data by default, PostgreSQL with a URL)."
 
@@ -19,137 +22,146 @@ def serve(
     database_url: Annotated[
         str | None,
         typer.Option(help="e.g. postgresql://user@127.0.0.1:5432/db (default: SQLite in --data)"),
-    ] = None,
-    demo_credit: Annotated[int, typer.Option(help="Cents credited on sign-up.")] = 100_000,
+    ] = default("database_url"),
+    demo_credit: Annotated[int, typer.Option(help="Cents credited on sign-up.")] = default(
+        "demo_credit"
+    ),
     casino_session_cap: Annotated[
         int,
         typer.Option(help="Most cents of stakes plus top-ups one casino credit session takes."),
-    ] = 100_000,
+    ] = default("casino_session_cap"),
     limit_raise_hours: Annotated[
         float,
         typer.Option(help="A player's raised or removed limit takes effect after this long."),
-    ] = 24.0,
-    argon2_time_cost: Annotated[int, typer.Option(help="Argon2 iterations.")] = 3,
-    argon2_memory_kib: Annotated[int, typer.Option(help="Argon2 memory (KiB).")] = 65536,
+    ] = default("limit_raise_hours"),
+    argon2_time_cost: Annotated[int, typer.Option(help="Argon2 iterations.")] = default(
+        "argon2_time_cost"
+    ),
+    argon2_memory_kib: Annotated[int, typer.Option(help="Argon2 memory (KiB).")] = default(
+        "argon2_memory_kib"
+    ),
     token_idle_seconds: Annotated[
         float, typer.Option(help="A login session unused this long expires.")
-    ] = 3600.0,
+    ] = default("token_idle_seconds"),
     token_absolute_seconds: Annotated[
         float, typer.Option(help="A login session expires this long after the login.")
-    ] = 12 * 3600.0,
+    ] = default("token_absolute_seconds"),
     admin_idle_minutes: Annotated[
         float, typer.Option(help="A back-office login unused this long expires.")
-    ] = 15.0,
+    ] = default("admin_idle_minutes"),
     adjustment_approvals: Annotated[
         int,
         typer.Option(
             help="People a money adjustment needs: 2 (its requester and a second operator "
             "who approves it) or 1."
         ),
-    ] = 2,
+    ] = default("adjustment_approvals"),
     api_docs: Annotated[
         bool, typer.Option(help="Serve /docs and /openapi.json (off by default).")
-    ] = False,
+    ] = default("api_docs"),
     metrics_token: Annotated[
         str | None,
         typer.Option(help="Let remote callers read /metrics with 'Authorization: Bearer <this>'."),
-    ] = None,
+    ] = default("metrics_token"),
     metrics_public: Annotated[
         bool, typer.Option(help="Serve /metrics to anyone (default: loopback or the token).")
-    ] = False,
+    ] = default("metrics_public"),
     behind_tls: Annotated[
         bool,
         typer.Option(
             help="Browsers reach this server only over HTTPS (e.g. through a TLS proxy): send "
             "Strict-Transport-Security, so that they never come back over plain HTTP."
         ),
-    ] = False,
+    ] = default("behind_tls"),
     workers: Annotated[
         int,
         typer.Option(
             help="Processes on this machine, sharing the port (>1 needs PostgreSQL "
             "and --redis-url)."
         ),
-    ] = 1,
+    ] = default("workers"),
     redis_url: Annotated[
         str | None,
         typer.Option(
             help="e.g. redis://127.0.0.1:6379/0: run as one of several processes "
             "(on this machine or others) against one PostgreSQL (docs/scaling.md)."
         ),
-    ] = None,
+    ] = default("redis_url"),
     redis_prefix: Annotated[
         str, typer.Option(help="Prefix of the Redis keys (clusters sharing one Redis).")
-    ] = "mz:",
+    ] = default("redis_prefix"),
     lease_seconds: Annotated[
         float, typer.Option(help="Table lease: a dead process's tables move after this long.")
-    ] = 5.0,
+    ] = default("lease_seconds"),
     wallet: Annotated[
         str,
         typer.Option(
             help="builtin (the server's own wallet) or transfer (the operator's wallet at "
             "--wallet-url, debited and credited over signed HTTP; docs/wallet.md)."
         ),
-    ] = "builtin",
-    wallet_url: Annotated[str | None, typer.Option(help="The transfer wallet's base URL.")] = None,
+    ] = default("wallet"),
+    wallet_url: Annotated[
+        str | None, typer.Option(help="The transfer wallet's base URL.")
+    ] = default("wallet_url"),
     wallet_secret_file: Annotated[
         str | None,
         typer.Option(
             help="File whose first line is the secret shared with the transfer wallet "
             "(else the MAZZIERE_WALLET_SECRET environment variable)."
         ),
-    ] = None,
+    ] = default("wallet_secret_file"),
     wallet_timeout_seconds: Annotated[
         float, typer.Option(help="Seconds the transfer wallet has to answer one call.")
-    ] = 5.0,
+    ] = default("wallet_timeout_seconds"),
     wallet_tries: Annotated[
         int, typer.Option(help="Tries of a top-up's debit before it is cancelled.")
-    ] = 3,
+    ] = default("wallet_tries"),
     head_seconds: Annotated[
         float,
         typer.Option(
             help="A connection that has not written its request's head (line and headers, "
             "a WebSocket's handshake) within this long is closed."
         ),
-    ] = 5.0,
+    ] = default("head_seconds"),
     max_heads_per_address: Annotated[
         int,
         typer.Option(
             help="Connections one address may have writing a request's head at once; more "
             "are closed as they open (0: no cap; raise it behind a proxy)."
         ),
-    ] = 64,
+    ] = default("max_heads_per_address"),
     rtp_watch_seconds: Annotated[
         float,
         typer.Option(
             help="How often one process reads the RTP watch into /metrics (0: never; "
             "GET /api/admin/rtp reads it on request)."
         ),
-    ] = 60.0,
+    ] = default("rtp_watch_seconds"),
     ledger_check_seconds: Annotated[
         float,
         typer.Option(help="How often one process runs the ledger check into /metrics (0: never)."),
-    ] = 900.0,
+    ] = default("ledger_check_seconds"),
     rtp_report: Annotated[
         str | None,
         typer.Option(
             help="The certification report (report.json of mazziere certify casino) whose "
             "payout distribution sets the RTP watch's bands."
         ),
-    ] = None,
+    ] = default("rtp_report"),
     exclusion_register_url: Annotated[
         str | None,
         typer.Option(
             help="The external exclusion register asked at every login (GET ?username=&account=, "
             'answering {"excluded": bool, "until": ...}; docs/operators.md). Off by default.'
         ),
-    ] = None,
+    ] = default("exclusion_register_url"),
     exclusion_register_timeout: Annotated[
         float,
         typer.Option(help="Seconds the exclusion register has to answer before it counts as down."),
-    ] = 3.0,
+    ] = default("exclusion_register_timeout"),
 ) -> None:
     """Start the server; the schema is migrated and unfinished tables resumed at start."""
+    given = dict(locals())  # the options named as settings: their values, as typed
     import uvicorn
 
     from mazziere.server.app import create_app
@@ -157,34 +169,8 @@ def serve(
     from mazziere.server.settings import SettingsError
     from mazziere.server.transport import uvicorn_config
 
-    settings = Settings(
-        data_dir=data,
-        database_url=database_url,
-        demo_credit=demo_credit,
-        casino_session_cap=casino_session_cap,
-        limit_raise_hours=limit_raise_hours,
-        argon2_time_cost=argon2_time_cost,
-        argon2_memory_kib=argon2_memory_kib,
-        token_idle_seconds=token_idle_seconds,
-        token_absolute_seconds=token_absolute_seconds,
-        admin_idle_minutes=admin_idle_minutes,
-        adjustment_approvals=adjustment_approvals,
-        api_docs=api_docs,
-        metrics_token=metrics_token,
-        metrics_public=metrics_public,
-        behind_tls=behind_tls,
-        rtp_watch_seconds=rtp_watch_seconds,
-        ledger_check_seconds=ledger_check_seconds,
-        rtp_report=rtp_report,
-    )
-    settings.workers, settings.redis_url = workers, redis_url
-    settings.redis_prefix, settings.lease_seconds = redis_prefix, lease_seconds
-    settings.head_seconds, settings.max_heads_per_address = head_seconds, max_heads_per_address
-    settings.wallet, settings.wallet_url = wallet, wallet_url
-    settings.wallet_secret_file, settings.wallet_tries = wallet_secret_file, wallet_tries
-    settings.wallet_timeout_seconds = wallet_timeout_seconds
-    settings.exclusion_register_url = exclusion_register_url
-    settings.exclusion_register_timeout = exclusion_register_timeout
+    known = {f.name for f in fields(Settings)}
+    settings = Settings(data_dir=data, **{k: v for k, v in given.items() if k in known})
     if redis_url:  # the login throttle's counters are shared too
         settings.rate_limit_storage = redis_url
     try:

@@ -6,11 +6,22 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mazziere.server.store.accounts import TokenPolicy
-from mazziere.server.store.db import sqlite_url
 from mazziere.server.wallet.contract import WALLET_SECRET_ENV, read_secret
+
+if TYPE_CHECKING:  # imported where used: the command line reads the defaults without them
+    from mazziere.server.store.accounts import TokenPolicy
+
+
+def default(name: str) -> Any:
+    """The default of setting ``name`` (``mazziere serve``'s options take theirs from here).
+
+    >>> default("limit_raise_hours")
+    24.0
+    """
+    found = next(f for f in fields(Settings) if f.name == name)
+    return found.default_factory() if callable(found.default_factory) else found.default
 
 
 class SettingsError(ValueError):
@@ -238,9 +249,13 @@ class Settings:
         return cls(**values)
 
     def url(self) -> str:
+        from mazziere.server.store.db import sqlite_url
+
         return self.database_url or sqlite_url(self.data_dir)
 
     def token_policy(self) -> TokenPolicy:
+        from mazziere.server.store.accounts import TokenPolicy
+
         return TokenPolicy(
             idle=self.token_idle_seconds,
             absolute=self.token_absolute_seconds,
