@@ -225,7 +225,11 @@ async def test_leaving_a_casino_while_the_bank_thinks_finishes_the_round_and_set
     from mazziere.server.store import ledger
 
     clock = ManualClock()
-    async with live_server(db_url, tmp_path, clock=clock, demo_credit=20_000) as live:
+    # the search for a round below may run the clock on for hours of time-outs: no
+    # inactivity cut meanwhile
+    async with live_server(
+        db_url, tmp_path, clock=clock, demo_credit=20_000, inactivity_seconds=10.0**7
+    ) as live:
         a = await live.signup("bice")
         c = await live.connect(a["token"])
         table, _ = await casino_round(live, c, a["token"], 2.0)
