@@ -359,6 +359,14 @@ def certify(
         f"{d['rtp']['ci95'][1]:.4%}) over {d['rounds']:,} rounds; the published "
         f"{pub['rtp']:.2%} lies {where}; report: " + ", ".join(str(p) for p in paths)
     )
+    if d["readings"]:
+        near = d["readings_verdict"]
+        held = ", ".join(near["inside"]) or "none of them"
+        typer.echo(
+            f"readings of the rules over {rr:,} rounds each: the published {pub['rtp']:.2%} "
+            f"lies inside the interval of {held}; nearest {near['closest']} "
+            f"({near['closest_rtp']:.4%})"
+        )
 
 
 app = typer.Typer(

@@ -274,17 +274,18 @@ def test_certify_states_the_published_rtp_and_measures_every_reading(tmp_path: P
     ok = runner.invoke(app, [*args, *more])
     assert ok.exit_code == 0, ok.output
     assert "the published 96.06% lies" in ok.stdout
+    assert "readings of the rules over 2,000 rounds each" in ok.stdout
     data = json.loads((out / "report.json").read_text())
     pub = data["published"]
     low, high = data["rtp"]["ci95"]
     assert pub["rtp"] == PUBLISHED_RTP and pub["inside_ci95"] is (low <= PUBLISHED_RTP <= high)
     rows = data["readings"]
     assert [r["reading"] for r in rows] == [r.label() for r in alternatives()]
-    assert rows[0]["rounds"] == 4000 and all(r["rounds"] == 2000 for r in rows[1:])
-    for row, readings in zip(rows[1:], alternatives()[1:], strict=True):
+    assert data["rounds"] == 4000 and all(r["rounds"] == 2000 for r in rows)
+    for row, readings in zip(rows, alternatives(), strict=True):
         measured = run_rtp(2000, seed=1, workers=1, readings=readings)
         assert row["rtp"] == measured.rtp.estimate
-        assert row["sentence"] in {c.quote for c in CLAUSES}
+        assert row["sentence"] in {c.quote for c in CLAUSES} | ({""} if row is rows[0] else set())
     assert sorted(p.name for p in journals.iterdir()) == sorted(
         f"{r.label()}.jsonl" for r in alternatives()
     )
