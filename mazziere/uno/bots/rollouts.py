@@ -14,9 +14,8 @@ from typing import Final
 from mazziere.uno import Phase
 from mazziere.uno import events as E
 from mazziere.uno.actions import CALL_UNO, Action, Play
-from mazziere.uno.bots.policy import Sight, decide, has_kind
+from mazziere.uno.bots.policy import Sight, decide, has_kind, partner
 from mazziere.uno.game import Game
-from mazziere.uno.options import Rules
 
 MAX_STEPS: Final = 400
 """Actions a rollout plays at most before the hand is scored by the cards held."""
@@ -60,10 +59,6 @@ def out_of_turn_possible(g: Game) -> bool:
     )
 
 
-def same_side(rules: Rules, seat: int, other: int) -> bool:
-    return seat == other or (rules.teams and seat % 2 == other % 2)
-
-
 def hand_value(g: Game, seat: int, winner: int | None, points: tuple[int, ...]) -> float:
     """A finished hand's worth for ``seat``'s side, as the match counts it: 1 for going out,
     -1 for another side going out, 0 for nobody; where points decide the match, plus the
@@ -76,9 +71,9 @@ def hand_value(g: Game, seat: int, winner: int | None, points: tuple[int, ...]) 
     total = 0
     for s in range(len(points)):
         total += points[s]
-        if same_side(rules, seat, s):
+        if partner(rules, seat, s):
             mine += points[s]
-    if same_side(rules, seat, winner):
+    if partner(rules, seat, winner):
         if rules.match == "single_hand" or rules.scoring != "winner":
             return 1.0
         return 1.0 + POINT_WEIGHT * (total - mine)
@@ -95,7 +90,7 @@ def score(g: Game, seat: int) -> float:
     theirs = -1
     for s in range(g.players):
         n = len(g.hands[s])
-        if same_side(rules, seat, s):
+        if partner(rules, seat, s):
             mine = min(mine, n)
         elif g.in_hand[s] and (theirs < 0 or n < theirs):
             theirs = n
