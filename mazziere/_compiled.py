@@ -79,28 +79,45 @@ class _SourcesFirst(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, _paths(fullname)[0])
 
 
+SOURCE_SUFFIX = "__source"
+"""``module + SOURCE_SUFFIX`` names a compiled module's ``.py`` run as a module of its own."""
+
+
+class _SourceCopies(importlib.abc.MetaPathFinder):
+    """Finds ``module + SOURCE_SUFFIX`` for every compiled module, in any process.
+
+    numba's on-disk cache records the module whose globals a compiled function used; for a
+    function compiled from a source copy (:func:`source_module`) that is the copy's name. A
+    later process must be able to import that name whether it runs the compiled modules or
+    the pure sources (``MAZZIERE_PURE=1``, or an edited checkout), or loading the cache fails
+    with ``ModuleNotFoundError``."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        base = fullname.removesuffix(SOURCE_SUFFIX)
+        if base == fullname or base not in COMPILED_MODULES:
+            return None
+        return importlib.util.spec_from_file_location(fullname, _paths(base)[0])
+
+
 def source_module(module: str) -> ModuleType:
     """``module`` as Python source: the module itself when it was loaded from its ``.py``,
-    else that ``.py`` executed as a separate module named ``module + "__source"`` (once).
+    else that ``.py`` executed as a separate module named ``module + SOURCE_SUFFIX`` (once;
+    importable by that name in any process, :class:`_SourceCopies`).
 
     For tools that compile Python bytecode, such as numba: a mypyc-compiled function has
     none, and numba compiles the very same function from its source instead."""
     loaded = importlib.import_module(module)
     if (getattr(loaded, "__file__", None) or "").endswith(".py"):
         return loaded
-    name = module + "__source"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, _paths(module)[0])
-    assert spec is not None and spec.loader is not None
-    copy = importlib.util.module_from_spec(spec)
-    sys.modules[name] = copy
-    spec.loader.exec_module(copy)
-    return copy
+    return importlib.import_module(module + SOURCE_SUFFIX)
 
 
 def install_guard() -> None:
     """Called by ``mazziere/__init__.py`` before any compiled module is imported."""
+    if not any(isinstance(f, _SourceCopies) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceCopies())
     state = compiled_state()
     if state.startswith("pure (") and not any(isinstance(f, _SourcesFirst) for f in sys.meta_path):
         sys.meta_path.insert(0, _SourcesFirst())

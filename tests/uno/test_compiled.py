@@ -89,3 +89,50 @@ def test_compiled_modules_doctests_pass_on_the_pure_sources() -> None:
         timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+PROBE = r"""
+import json, sys
+from numba import njit
+from mazziere._compiled import compiled_state
+from mazziere.sim.casino_kernel.compiling import share
+from mazziere.uno.matching import face_matches
+
+share(face_matches)
+
+
+@njit(cache=True)
+def probe(card, top):
+    return face_matches(card, top, -1, False)
+
+
+value = probe(1, 1)
+hits = sum(probe.stats.cache_hits.values())
+print(json.dumps({"state": compiled_state(), "value": value, "hits": hits}))
+"""
+
+
+def test_numba_cache_of_a_shared_rule_loads_whether_the_modules_run_compiled_or_pure(
+    tmp_path: Path,
+) -> None:
+    """A function numba compiled from a compiled module's source records the source copy's
+    module name in its on-disk cache; a later process running the pure sources (or the
+    compiled ones, after a pure run) must load that cache, not fail to import the name."""
+    (tmp_path / "probe.py").write_text(PROBE)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    env.pop("MAZZIERE_PURE", None)
+    runs = []
+    for pure in (False, True, False):
+        done = subprocess.run(
+            [sys.executable, str(tmp_path / "probe.py")],
+            cwd=tmp_path,
+            env={**env, "MAZZIERE_PURE": "1"} if pure else env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout))
+    assert [r["value"] for r in runs] == [True, True, True]
+    assert runs[1]["state"].startswith("pure") and runs[1]["hits"] == 1  # loaded, not compiled
+    assert runs[2]["hits"] == 1
