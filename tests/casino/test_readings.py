@@ -6,6 +6,7 @@ under each of them."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -36,8 +37,9 @@ from mazziere.cli import app
 from mazziere.errors import BadPosition, IllegalAction, OptionError
 from mazziere.rng import SplitMixRng
 from mazziere.sim.casino_check import check_rare, first_difference, pure_trace
-from mazziere.sim.casino_kernel import kernel_tally, kernel_trace, round_seeds
-from mazziere.sim.rtp import run_rtp
+from mazziere.sim.casino_kernel import SEARCH_WORLDS, kernel_tally, kernel_trace, round_seeds
+from mazziere.sim.certify import journal_path
+from mazziere.sim.rtp import TallyJournal, run_header, run_rtp
 from mazziere.uno import actions as A
 from mazziere.uno.engine import new_game_with_events
 from mazziere.uno.events import Returned
@@ -311,3 +313,33 @@ def test_reading_x1_ban_for_good_forbids_every_draw_once_x1_was_reached() -> Non
     with pytest.raises(IllegalAction) as e2:
         apply(r, "draw")
     assert e2.value.code == "draw_banned_at_x1"
+
+
+READINGS_ROW = re.compile(
+    r"^\| `([^`]+)` \| ([\d,]+) \| (\d+\.\d{3})% "
+    r"\| (\d+\.\d{3})-(\d+\.\d{3})% \| (inside|outside) \|$",
+    re.M,
+)
+
+
+def test_the_readings_table_of_the_rules_page_is_what_the_journals_give() -> None:
+    """docs/rules/casino.md's table of readings, row by row, is what the seed-1 journals in
+    benchmarks/records/rtp-readings-seed1 give (read, not played: each journal must hold the
+    rounds its row names)."""
+    root = Path(__file__).resolve().parents[2]
+    folder = root / "benchmarks/records/rtp-readings-seed1"
+    page = (root / "docs/rules/casino.md").read_text()
+    rows = {m[0]: m[1:] for m in READINGS_ROW.findall(page)}
+    assert sorted(rows) == sorted(r.label() for r in alternatives())
+    for readings in alternatives():
+        rounds, rtp, low, high, verdict = rows[readings.label()]
+        n = int(rounds.replace(",", ""))
+        journal = journal_path(folder, readings)
+        header = run_header(1, "kernel", "default", SEARCH_WORLDS, readings)
+        held = sum(length for _start, length in TallyJournal(journal, header).load())
+        assert held >= n, f"{journal.name} holds {held:,} rounds, the page names {n:,}"
+        got = run_rtp(n, seed=1, workers=1, readings=readings, journal=journal)
+        assert got.played == 0
+        i = got.rtp
+        assert (rtp, low, high) == tuple(f"{x * 100:.3f}" for x in (i.estimate, i.low, i.high))
+        assert verdict == ("inside" if i.low <= PUBLISHED_RTP <= i.high else "outside")
