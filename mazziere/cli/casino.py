@@ -361,11 +361,15 @@ def certify(
     )
     if d["readings"]:
         near = d["readings_verdict"]
-        held = ", ".join(near["inside"]) or "none of them"
+        held = (
+            f"the published {pub['rtp']:.2%} lies inside the interval of "
+            + ", ".join(near["inside"])
+            if near["inside"]
+            else f"no reading's interval holds the published {pub['rtp']:.2%}"
+        )
         typer.echo(
-            f"readings of the rules over {rr:,} rounds each: the published {pub['rtp']:.2%} "
-            f"lies inside the interval of {held}; nearest {near['closest']} "
-            f"({near['closest_rtp']:.4%})"
+            f"readings of the rules over {rr:,} rounds each: {held}; the nearest is "
+            f"{near['closest']} ({near['closest_rtp']:.4%})"
         )
 
 

@@ -411,11 +411,18 @@ def render_html(result: CertifyResult, chart_b64: str) -> str:
             f"{near['closest_outside_by'] * 100:.4f} points)."
         )
     rows_read = "".join(
-        f"<tr><td>{e(r['reading'])}</td><td>{e(r['meaning'])}</td>"
-        f"<td><i>{e(r['sentence'])}</i></td><td>{r['rounds']:,}</td><td>{_pct(r['rtp'])}</td>"
-        f"<td>{_pct(r['ci95'][0])} - {_pct(r['ci95'][1])}</td>"
+        f"<tr><td>{e(r['reading'])}</td><td class=t>{e(r['meaning'])}</td>"
+        f"<td class=t><i>{e(r['sentence'])}</i></td><td>{r['rounds']:,}</td>"
+        f"<td>{_pct(r['rtp'])}</td><td>{_pct(r['ci95'][0])} - {_pct(r['ci95'][1])}</td>"
         f"<td>{'inside' if r['published']['inside_ci95'] else 'outside'}</td></tr>"
         for r in d["readings"]
+    )
+    table_rounds = {r["rounds"] for r in d["readings"]}
+    equal_work = (
+        f" Every row rests on {min(table_rounds):,} rounds, the adopted row too (equal work"
+        f" for every reading); the RTP above rests on {d['rounds']:,}."
+        if len(table_rounds) == 1 and d["rounds"] not in table_rounds
+        else ""
     )
     odds = "never observed" if top["odds_one_in"] is None else f"1 in {top['odds_one_in']:,.1f}"
     return f"""<!doctype html>
@@ -424,7 +431,7 @@ def render_html(result: CertifyResult, chart_b64: str) -> str:
 body{{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;
 color:#222}} table{{border-collapse:collapse;margin:.5rem 0 1.5rem}}
 td,th{{border:1px solid #ccc;padding:.3rem .6rem;text-align:right}}
-th{{background:#f1f1f1}} td:first-child,th:first-child{{text-align:left}}
+th{{background:#f1f1f1}} td:first-child,th:first-child,td.t{{text-align:left}}
 .ok{{color:#176117;font-weight:600}} .bad{{color:#a11;font-weight:600}}
 code{{background:#f4f4f4;padding:0 .2rem}}
 </style></head><body>
@@ -449,7 +456,7 @@ reproducible exactly.</p>
 <h2>Readings of the rules</h2>
 <p>The sentences of the published rules whose reading changes the RTP, each other reading
 measured on the same seeds with every other sentence read as adopted (docs/rules/casino.md,
-"Readings of the rules"). The published figure is {_pct(pub["rtp"])}.</p>
+"Readings of the rules"). The published figure is {_pct(pub["rtp"])}.{e(equal_work)}</p>
 <table><tr><th>reading</th><th>what it reads</th><th>sentence of the rules</th><th>rounds</th>
 <th>RTP</th><th>95% interval</th><th>{_pct(pub["rtp"])}</th></tr>{rows_read}</table>
 <p>{e(found)}</p>

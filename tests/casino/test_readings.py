@@ -298,6 +298,7 @@ def test_certify_states_the_published_rtp_and_measures_every_reading(tmp_path: P
     page = (out / "report.html").read_text()
     assert "Readings of the rules" in page and "The published RTP" in page
     assert verdict["closest"] in page
+    assert "Every row rests on 2,000 rounds, the adopted row too" in page
 
 
 def test_reading_x1_ban_for_good_forbids_every_draw_once_x1_was_reached() -> None:
