@@ -20,9 +20,10 @@ What it holds, and how each figure is obtained:
   ``search_rounds`` rounds.
 * **The published RTP** (96.06%, seed 000): whether it lies inside the measured interval.
 * **The readings of the rules**: every sentence of seed 000 whose reading changes the RTP
-  (:data:`mazziere.casino.readings.CLAUSES`), each other reading measured on its own
-  ``readings_rounds`` rounds of the same seeds, beside the adopted one and the published
-  figure; a run in sittings keeps each reading's chunks in a journal (``journal_dir``).
+  (:data:`mazziere.casino.readings.CLAUSES`), each reading, the adopted one too, measured on
+  ``readings_rounds`` rounds of the same seeds (equal work), beside the published figure; a
+  run in sittings keeps each reading's chunks in a journal (``journal_dir``). With no
+  ``readings_rounds`` the table holds the adopted row alone, the main run.
 * **The Italian minimum** for card games against the house: the RTP's lower bound at 90% or more.
 * **The random number generator**: the SplitMix64 stream every deal comes from
   (:class:`mazziere.rng.SplitMixRng`) tested for the uniformity of shuffles (each card's
@@ -54,7 +55,7 @@ from mazziere import __version__
 from mazziere.casino.readings import CLAUSES, Readings, alternatives
 from mazziere.casino.rules import PUBLISHED_RTP
 from mazziere.rng import SplitMixRng
-from mazziere.sim.rtp import LEGAL_MINIMUM, RtpResult, run_rtp
+from mazziere.sim.rtp import ADOPTED, LEGAL_MINIMUM, RtpResult, run_rtp
 from mazziere.sim.stats import z_quantile
 
 HORIZONS = (100, 1_000, 10_000)
@@ -167,37 +168,21 @@ def certify_casino(
     journal_dir: Path | None = None,
 ) -> CertifyResult:
     """Measure everything the report shows (module docstring); ``readings_rounds`` rounds of
-    each other reading of the rules (0: none), kept in ``journal_dir`` when one is given."""
+    every reading of the rules (0: none), kept in ``journal_dir`` when one is given."""
     t0 = time.perf_counter()
 
-    def journal(r: Readings) -> Path | None:
-        return None if journal_dir is None else journal_path(journal_dir, r)
+    def run(n: int, r: Readings = ADOPTED, strategy: str = "default") -> RtpResult:
+        at = None if journal_dir is None or strategy != "default" else journal_path(journal_dir, r)
+        return run_rtp(n, seed, workers, readings=r, strategy=strategy, cluster=cluster, journal=at)
 
-    main = run_rtp(rounds, seed=seed, workers=workers, cluster=cluster, journal=journal(Readings()))
-    # Every row of the readings table rests on the same rounds, the adopted row included: a
-    # reading is compared with the adopted one on equal work, whatever ``rounds`` the rest of
-    # the report uses.
-    readings = []
-    for other in alternatives() if readings_rounds > 0 else ():
-        if other == Readings() and readings_rounds == rounds:
-            readings.append(main)
-            continue
-        readings.append(
-            run_rtp(
-                readings_rounds,
-                seed=seed,
-                workers=workers,
-                cluster=cluster,
-                readings=other,
-                journal=journal(other),
-            )
-        )
-    careless = run_rtp(
-        min(rounds, CARELESS_ROUNDS), seed=seed, workers=workers, strategy="random", cluster=cluster
-    )
-    skilled = run_rtp(
-        min(search_rounds, rounds), seed=seed, workers=workers, strategy="search", cluster=cluster
-    )
+    main = run(rounds)
+    # the readings table: every row on ``readings_rounds`` rounds (module docstring)
+    same = {ADOPTED: main} if readings_rounds == rounds else {}
+    readings = [main]
+    if readings_rounds > 0:
+        readings = [same.get(r) or run(readings_rounds, r) for r in alternatives()]
+    careless = run(min(rounds, CARELESS_ROUNDS), strategy="random")
+    skilled = run(min(search_rounds, rounds), strategy="search")
     rtp = main.rtp
     shares = [c / main.rounds for c in main.paid_counts]
     sd = math.sqrt(sum(s * (k - rtp.estimate) ** 2 for k, s in enumerate(shares)))
@@ -417,11 +402,11 @@ def render_html(result: CertifyResult, chart_b64: str) -> str:
         f"<td>{'inside' if r['published']['inside_ci95'] else 'outside'}</td></tr>"
         for r in d["readings"]
     )
-    table_rounds = {r["rounds"] for r in d["readings"]}
+    n = {r["rounds"] for r in d["readings"]} - {d["rounds"]}  # the table's own length, if any
     equal_work = (
-        f" Every row rests on {min(table_rounds):,} rounds, the adopted row too (equal work"
-        f" for every reading); the RTP above rests on {d['rounds']:,}."
-        if len(table_rounds) == 1 and d["rounds"] not in table_rounds
+        f" Every row rests on {min(n):,} rounds, the adopted row too (equal work for every"
+        f" reading); the RTP above rests on {d['rounds']:,}."
+        if n
         else ""
     )
     odds = "never observed" if top["odds_one_in"] is None else f"1 in {top['odds_one_in']:,.1f}"
