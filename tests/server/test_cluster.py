@@ -301,8 +301,11 @@ async def test_parallel_wrong_passwords_on_two_processes_are_verified_at_most_th
             assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
 
 
-async def _casino_player(live: Live, token: str, table: int, stop: asyncio.Event) -> int:
-    """Play casino rounds (stake 200, the first legal move) until ``stop``; rounds started."""
+async def _casino_player(
+    live: Live, token: str, table: int, stop: asyncio.Event, playing: asyncio.Event
+) -> int:
+    """Play casino rounds (stake 200, the first legal move) until ``stop``; rounds started.
+    ``playing`` is set once the table has answered the first stake."""
     c = await live.connect(token)
     rounds = 0
     try:
@@ -321,6 +324,8 @@ async def _casino_player(live: Live, token: str, table: int, stop: asyncio.Event
             else:
                 break
             u = await turn(c, table, u["state_no"])
+            if rounds:
+                playing.set()
     except (ConnectionError, TimeoutError):
         pass
     finally:
@@ -366,12 +371,14 @@ async def test_sigkill_one_process_mid_hand_the_other_takes_its_tables_over(
         await cu.send({"type": "start", "table": uno})
         playing = await cu.wait(lambda m: m["type"] == "table" and m["status"] == "playing")
         hand_before = playing["view"]["hand"]
-        stop = asyncio.Event()
+        stop, started = asyncio.Event(), [asyncio.Event() for _ in casino]
         load = [  # casino load through the survivor's sockets, on tables of both processes
-            asyncio.create_task(_casino_player(ls, t, table, stop))
-            for t, table in zip(tokens[:3], casino, strict=True)
+            asyncio.create_task(_casino_player(ls, t, table, stop, first))
+            for t, table, first in zip(tokens[:3], casino, started, strict=True)
         ]
-        await asyncio.sleep(2.0)
+        # each player has a round on the books before the kill, however slow the machine
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in started)), 60)
+        await asyncio.sleep(1.0)
         seen = len(cu.messages)
         victim.popen.send_signal(signal.SIGKILL)  # mid-hand, under load
         victim.popen.wait(10)
