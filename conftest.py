@@ -9,6 +9,7 @@ sources instead, and proves the compiled modules play the same games step for st
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from mazziere._compiled import COMPILED_MODULES, compiled_state
 
@@ -24,3 +25,18 @@ def pytest_ignore_collect(collection_path: Path) -> bool | None:
     if collection_path.resolve() in _COMPILED_SOURCES:
         return True
     return None
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Why each rerun test failed the first time (pytest-rerunfailures names them only): the
+    error line of every failed try, so that a flaky test's cause is on the record."""
+    reruns = terminalreporter.stats.get("rerun", [])
+    if not reruns:
+        return
+    terminalreporter.section("why the rerun tests failed")
+    for report in reruns:
+        crash = getattr(report.longrepr, "reprcrash", None)
+        why = f"{crash.path}:{crash.lineno}: {crash.message}" if crash else str(report.longrepr)
+        terminalreporter.write_line(f"{report.nodeid}: {why.splitlines()[0] if why else '?'}")
+        for line in why.splitlines()[1:4]:
+            terminalreporter.write_line(f"    {line}")
