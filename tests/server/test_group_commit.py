@@ -162,3 +162,91 @@ async def test_fences_of_a_batch_are_checked_together_and_a_moved_table_fails_al
     # job made one each
     assert len(statements) <= 1 + len(ids)
     assert statements and any(w in statements[0].upper() for w in (" IN ", "UNNEST"))
+
+
+def _postgresql_only(database: Database) -> None:
+    if database.is_sqlite:
+        pytest.skip("SQLite has one writer at a time: no row locks, no deadlock")
+
+
+async def test_a_players_limit_check_leaves_the_tables_they_created_free_to_write(
+    database: Database,
+) -> None:
+    """A stake's or a top-up's limit check locks the player's account row against the other
+    limit checks of that account (``FOR NO KEY UPDATE``), not against the foreign-key check
+    PostgreSQL makes when a row naming the account is written a second time in one transaction
+    (a table the player created: its status, then its fence, at the end of a group commit).
+    Locked ``FOR UPDATE``, the account held that batch waiting, and two processes' batches
+    could wait on each other (the player's stake waiting for the house's balance the other
+    batch held)."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import text
+
+    from mazziere.server.store import limits, table_rows
+
+    _postgresql_only(database)
+    async with database.write() as db:
+        acc = await accounts.sign_up(db, "ines", "correct horse", 10_000)
+        row = await table_rows.create(db, "casino", "t", {}, 1, acc.id, 30.0)
+        assert await table_rows.take_fence(db, row.id, 1)
+    async with database.write() as limit_check:
+        await limits.check_top_up(limit_check, acc.id, None, 100, datetime.now(UTC), 100_000)
+        async with database.write() as batch:  # waits at most 5 s for a lock, then fails
+            await batch.execute(text("SET LOCAL lock_timeout = '5s'"))
+            await table_rows.set_status(batch, row.id, "playing")
+            await table_rows.check_fences(batch, [(row.id, 1)])
+
+
+async def test_a_group_commit_chosen_as_a_deadlocks_victim_is_run_again(
+    database: Database,
+) -> None:
+    """Two transactions wait on each other: PostgreSQL refuses one (``deadlock_detected``).
+    When that one is a group commit, it is run again once the other committed, and its caller
+    gets its result, not the error."""
+    from sqlalchemy import select, text
+
+    from mazziere.server.store.models import Account
+
+    _postgresql_only(database)
+    async with database.write() as db:
+        a = (await accounts.sign_up(db, "jana", "correct horse", 0)).id
+        b = (await accounts.sign_up(db, "kim", "correct horse", 0)).id
+    lock = select(Account.id).with_for_update()
+    first_holds_a, other_waits = asyncio.Event(), asyncio.Event()
+    runs = 0
+
+    async def job(db: AsyncSession) -> int:  # a, then b
+        nonlocal runs
+        runs += 1
+        await db.execute(text("SET LOCAL deadlock_timeout = '100ms'"))  # the one refused
+        await db.execute(lock.where(Account.id == a))
+        if runs == 1:
+            first_holds_a.set()
+            await other_waits.wait()
+        await db.execute(lock.where(Account.id == b))
+        return runs
+
+    async def other() -> None:  # b, then a: waits first, so the group commit closes the cycle
+        async with database.write() as db:
+            await db.execute(text("SET LOCAL deadlock_timeout = '60s'"))
+            await db.execute(lock.where(Account.id == b))
+            await first_holds_a.wait()
+            await db.execute(lock.where(Account.id == a))
+
+    async def waiting_on_a_lock() -> None:
+        waits = text(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        while True:
+            async with database.session() as db:
+                if await db.scalar(waits):
+                    other_waits.set()
+                    return
+            await asyncio.sleep(0.01)
+
+    rerun = database.rerun
+    committed = database.commit_together(job)
+    got, _, _ = await asyncio.wait_for(asyncio.gather(committed, other(), waiting_on_a_lock()), 60)
+    assert got == 2 and database.rerun == rerun + 1

@@ -9,12 +9,20 @@ commit, so nothing is acknowledged that a crash could lose. While a batch commit
 one gathers: no job waits on a timer, and under load one commit carries many tables' writes.
 A job that fails rolls the batch back; the batch is then run again job by job, each in its own
 transaction, so that one bad job fails alone and the others commit as they would have.
+
+A transaction PostgreSQL refuses only for how it met another one (chosen as a deadlock's
+victim, or a serialization failure) is run again as it was, a few times: PostgreSQL's own advice
+for these errors. Several processes share the database, and a batch's jobs lock rows in the
+order they came (a player's account, the house's balance, the tables' rows at the end), so two
+processes' batches can wait on each other; one of them is then refused, and goes through when
+run again once the other committed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -39,6 +47,11 @@ MIGRATE_LOCK = 0x6D617A7A
 """PostgreSQL advisory lock key held while migrating."""
 MAX_BATCH = 256
 """Most jobs one group commit carries."""
+RETRIED_STATES = frozenset({"40P01", "40001"})
+"""PostgreSQL's ``deadlock_detected`` and ``serialization_failure``: the transaction was
+refused for how it met another one, not for what it wrote, and goes through if run again."""
+ATTEMPTS = 4
+"""Most times a group commit's transaction is run when PostgreSQL refuses it that way."""
 
 T = TypeVar("T")
 Job = Callable[[AsyncSession], Awaitable[Any]]
@@ -98,6 +111,9 @@ class Database:
         self.batches = 0
         """Group commits made (with :attr:`batched_jobs`: how well writes are grouped)."""
         self.batched_jobs = 0
+        self.rerun = 0
+        """Group commits PostgreSQL refused for a concurrent transaction and that were run
+        again (:data:`RETRIED_STATES`)."""
         self.on_batch: Callable[[int, float], object] | None = None
         """Told the number of writes of every group commit and its wall time in seconds (the
         server's metrics)."""
@@ -146,7 +162,22 @@ class Database:
 
     async def _run_jobs(self, jobs: list[Job]) -> list[Any]:
         """Run ``jobs`` in one transaction and commit it; their results. Rows the jobs
-        deferred (:func:`defer_insert`) are inserted last, one statement a table."""
+        deferred (:func:`defer_insert`) are inserted last, one statement a table. A
+        transaction refused as a deadlock's victim or a serialization failure
+        (:func:`refused_for_concurrency`) is run again, after a short random pause that lets
+        the other transaction commit first."""
+        attempt = 1
+        while True:
+            try:
+                return await self._run_jobs_once(jobs)
+            except Exception as e:
+                if attempt == ATTEMPTS or not refused_for_concurrency(e):
+                    raise
+            self.rerun += 1
+            await asyncio.sleep(random.uniform(0.0, 0.02 * attempt))
+            attempt += 1
+
+    async def _run_jobs_once(self, jobs: list[Job]) -> list[Any]:
         if self._sync is None:
             async with self.write() as db:
                 return await _jobs_then_deferred(db, jobs)
@@ -210,6 +241,20 @@ _DEFERRED = "mazziere.deferred_inserts"
 _CHECKS = "mazziere.deferred_checks"
 Check = Callable[[AsyncSession, list[Any]], Awaitable[None]]
 """A check run once for a whole group commit, on every job's items (it raises to refuse)."""
+
+
+def refused_for_concurrency(error: BaseException) -> bool:
+    """Whether ``error`` is PostgreSQL refusing a transaction as a deadlock's victim or for a
+    serialization failure (:data:`RETRIED_STATES`), raised by the driver itself (a statement
+    run on asyncpg directly) or wrapped by SQLAlchemy (the driver's error as ``orig``)."""
+    seen: BaseException | None = error
+    for _ in range(4):  # the error, what SQLAlchemy wrapped, what that was raised from
+        if seen is None:
+            return False
+        if getattr(seen, "sqlstate", None) in RETRIED_STATES:
+            return True
+        seen = getattr(seen, "orig", None) or seen.__cause__
+    return False
 
 
 def defer_insert(db: AsyncSession, statement: Hot, rows: list[dict[str, Any]]) -> bool:

@@ -260,8 +260,15 @@ async def check_stake(db: AsyncSession, session: int, amount: int, now: datetime
 
 async def _prepare(db: AsyncSession, account: int, now: datetime) -> dict[str, Limit]:
     """Lock the account row (PostgreSQL; SQLite has one writer), then refuse if the reality
-    check is due or the login's play time is over; the account's limits at ``now``."""
-    await db.execute(select(Account.id).where(Account.id == account).with_for_update())
+    check is due or the login's play time is over; the account's limits at ``now``.
+
+    The lock is ``FOR NO KEY UPDATE``: it keeps out the account's other limit checks until
+    this transaction ends, and leaves free the foreign-key checks of rows that name the account
+    (a table it created, written twice in one group commit), which ``FOR UPDATE`` would make
+    wait, and two processes' group commits could then wait on each other."""
+    await db.execute(
+        select(Account.id).where(Account.id == account).with_for_update(key_share=True)
+    )
     limits = await limits_of(db, account, now)
     login = await login_at(db, account)
     if login is None:
