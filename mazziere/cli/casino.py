@@ -249,7 +249,9 @@ def rtp_table(r: RtpResult) -> Group:
         Text(f"Legal minimum {LEGAL_MINIMUM:.0%}: the measured RTP is {verdict} it."),
         Text(f"Mean turns per round: {r.mean_turns:.2f}"),
         Text(
-            f"Speed: {r.rounds_per_second:,.0f} rounds/s, wall time {r.wall_seconds:.2f} s "
+            "Speed: none played, every round read from the journal"
+            if r.rounds_per_second is None
+            else f"Speed: {r.rounds_per_second:,.0f} rounds/s, wall time {r.wall_seconds:.2f} s "
             f"({r.engine} engine, {workers})"
         ),
         *kept,

@@ -14,6 +14,7 @@ from mazziere.server.protocol import TableUpdate
 from mazziere.server.seating import Seating
 from mazziere.server.settings import Settings
 from mazziere.server.store.accounts import TokenPolicy
+from mazziere.server.store.audit import Actor
 from mazziere.server.store.db import Database
 from mazziere.server.wallet.base import Wallet
 
@@ -115,7 +116,7 @@ class Table(Protocol):
 
     async def top_up(self, account: int, amount: int, key: str | None = None) -> int: ...
 
-    async def close(self, reason: str) -> int: ...
+    async def close(self, reason: str, by: Actor | None = None, note: str = "") -> int: ...
 
     async def update_for(self, seat: int, *, full: bool = False) -> TableUpdate: ...
 

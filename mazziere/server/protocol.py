@@ -29,6 +29,11 @@ limit, where the WebSocket layer closes with 1009)."""
 
 Text80 = Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+REASON_LENGTH = 500
+"""Most characters of the reason a back-office action gives (the audit log keeps it)."""
+ReasonText = Annotated[str, msgspec.Meta(min_length=1, max_length=REASON_LENGTH)]
+Address = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+"""A client's network address as the audit log names it."""
 MAX_CENTS = 2**53
 """Largest amount a message may carry (JSON numbers are exact up to 2**53); the actors then
 refuse what the rules refuse (``bad_amount``, ``stake_not_positive``...)."""
@@ -102,10 +107,14 @@ class TopUp(_Msg, tag="topup"):
 
 class CloseTable(_Msg, tag="close"):
     """Close a table (the back office's table verb, run where the table lives; never read from
-    a socket: it is no :data:`ClientMessage`)."""
+    a socket: it is no :data:`ClientMessage`). ``note`` is the operator's reason and
+    ``address`` where they act from: the audit line is written in the close's own transaction,
+    on the process that owns the table."""
 
     table: TableId
     reason: Text80
+    note: ReasonText
+    address: Address
 
 
 class Ping(_Msg, tag="ping"):

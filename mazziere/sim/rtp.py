@@ -127,8 +127,12 @@ class RtpResult:
         return self.turns / self.rounds
 
     @property
-    def rounds_per_second(self) -> float:
+    def rounds_per_second(self) -> float | None:
+        """Rounds this run played a second of its wall time; None if it played none (every
+        round read from its journal: a rate of reading a file is no speed of the game)."""
         played = self.rounds if self.played is None else self.played
+        if played == 0:
+            return None
         return played / self.wall_seconds if self.wall_seconds > 0 else math.inf
 
     def as_json(self) -> dict[str, Any]:

@@ -261,6 +261,9 @@ def test_cli_rtp_reads_a_sentence_another_way_and_resumes_from_its_journal(
     assert data["rtp"] == same.rtp.estimate
     again = json.loads(runner.invoke(app, [*args, "--journal", str(path)]).stdout)
     assert again["played"] == 0 and again["rtp"] == data["rtp"]
+    assert data["rounds_per_second"] > 0 and again["rounds_per_second"] is None  # none played
+    text = runner.invoke(app, [*(a for a in args if a != "--json"), "--journal", str(path)]).stdout
+    assert "Speed: none played, every round read from the journal" in text
     bad = runner.invoke(app, ["rtp", "-n", "10", "--reading", "skip_chain=rainbow"])
     assert bad.exit_code == 2 and "skip_chain" in bad.stderr
     unknown = runner.invoke(app, ["rtp", "-n", "10", "--reading", "bluff=yes"])

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from mazziere.game import commitment
 from mazziere.server.routes.admin_tables import PROCESS
 
@@ -99,6 +101,43 @@ async def test_closing_a_table_credits_its_players_and_shows_it_closed(
             ("table_closed", "gestore", "stuck")
         ]
         await w.close()
+        await c.close()
+        await ledger_ok(live)
+
+
+async def test_a_table_is_never_closed_without_its_audit_line(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The audit line of a close is written in the transaction that marks the table closed:
+    if the line cannot be written, the table is not closed (its players have left, as on any
+    leave, and their money is back in the wallet); the next close closes it, with one line."""
+    from mazziere.server.store import audit
+
+    async with live_server(db_url, tmp_path, demo_credit=50_000, **CHEAP) as live:
+        boss = await make_staff(live, "gestore", "operator")
+        acc, c, table = await casino_in_a_round(live, "olga")
+        record = audit.record
+
+        async def refused(db, actor, action, *args):  # type: ignore[no-untyped-def]
+            if action == "table_closed":
+                raise RuntimeError("the audit log cannot be written")
+            return await record(db, actor, action, *args)
+
+        monkeypatch.setattr(audit, "record", refused)
+        r = await post(live, f"/api/admin/tables/{table}/close", boss, {"reason": "stuck"})
+        assert r.status_code == 500
+        listed = {t["id"]: t for t in (await live.get("/api/admin/tables", boss))["tables"]}
+        assert listed[table]["status"] != "closed"
+        page = await live.get(f"/api/admin/players/{acc['account']}", boss)
+        assert page["open_sessions"] == []  # the player left: the credit is in the wallet
+        monkeypatch.setattr(audit, "record", record)
+        r = await post(live, f"/api/admin/tables/{table}/close", boss, {"reason": "stuck again"})
+        assert r.status_code == 200 and r.json()["players_left"] == 0, r.text
+        auditor = await make_staff(live, "rev", "auditor")
+        lines = (await live.get(f"/api/admin/audit?target=table:{table}", auditor))["entries"]
+        assert [(e["action"], e["after"]["reason"]) for e in lines] == [
+            ("table_closed", "stuck again")
+        ]
         await c.close()
         await ledger_ok(live)
 

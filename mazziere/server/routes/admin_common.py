@@ -15,6 +15,7 @@ from fastapi.responses import Response
 from pydantic import Field
 
 from mazziere.server import ids
+from mazziere.server import protocol as P
 from mazziere.server.context import Server
 from mazziere.server.roles import NotFound
 from mazziere.server.routes.deps import Body, require
@@ -75,7 +76,7 @@ class Reason(Body):
     """Why: every back-office action that changes something says so (1-500 characters, not
     only spaces)."""
 
-    reason: str = Field(min_length=1, max_length=500, pattern=r"\S")
+    reason: str = Field(min_length=1, max_length=P.REASON_LENGTH, pattern=r"\S")
 
 
 async def at_table(

@@ -28,7 +28,7 @@ from mazziere.server.routes.admin_common import (
     at_table,
 )
 from mazziere.server.routes.deps import Srv
-from mazziere.server.store import audit, hands
+from mazziere.server.store import hands
 from mazziere.server.store.models import GameTable, Hand, HandAction
 from mazziere.server.store.staff import iso
 
@@ -111,13 +111,10 @@ async def close(
         raise NotFound(f"table {table_id} does not exist")
     if row.status == "closed":
         raise Conflict(f"table {table_id} is closed already", "already_closed")
-    left = await at_table(server, table_id, account.id, account.username, "close", "operator")
-    before = {"status": row.status, "game": row.game}
-    after = {"status": "closed", "reason": body.reason, "players_left": left}
-    async with server.db.write() as db:
-        await audit.record(
-            db, actor(request, account), "table_closed", f"table:{table_id}", before, after
-        )
+    where = actor(request, account).address
+    left = await at_table(
+        server, table_id, account.id, account.username, "close", "operator", body.reason, where
+    )
     return {"id": table_id, "status": "closed", "players_left": left}
 
 

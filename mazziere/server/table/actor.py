@@ -9,12 +9,15 @@ a time."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.errors import IllegalAction
 from mazziere.game import new_seed
 from mazziere.server import protocol as P
-from mazziere.server.store import results, table_rows
+from mazziere.server.store import audit, results, table_rows
 from mazziere.server.store.hands import close_hand, mark_left
 from mazziere.server.table.errors import TableError
 from mazziere.server.table.recovery import TableRecovery
@@ -136,26 +139,41 @@ class TableActor(TableRecovery):
             return
         await self._close("abandoned")
 
-    async def close(self, reason: str) -> int:
+    async def close(self, reason: str, by: audit.Actor | None = None, note: str = "") -> int:
         """Close the table from the back office (``reason``: ``operator``): every player
         leaves it as on an ordinary leave (a casino round finished by the default strategy,
         the credit session closed and credited), then it closes as an abandoned table does.
-        Returns how many players left it."""
+        Returns how many players left it.
+
+        ``by`` (the operator) and ``note`` (their reason) make the audit line
+        ``table_closed``, written in the transaction that marks the table closed: the table
+        is never closed without its line, nor the line written for a close that failed."""
         async with self.lock:
             self._refuse_closed()
+            before = {"status": self.status, "game": self.game}
             seated = [i for i, s in enumerate(self.seats) if s.account is not None]
             for seat in seated:
                 await self._leave_seat(seat, reason)
             if seated:
                 await self._broadcast()
-            await self._close(reason)
+
+            async def audited(db: AsyncSession) -> None:
+                if by is not None:
+                    after = {"status": "closed", "reason": note, "players_left": len(seated)}
+                    await audit.record(db, by, "table_closed", f"table:{self.id}", before, after)
+
+            await self._close(reason, audited)
             return len(seated)
 
-    async def _close(self, reason: str) -> None:
+    async def _close(
+        self, reason: str, also: Callable[[AsyncSession], Awaitable[None]] | None = None
+    ) -> None:
         await self._play_out()
         async with self.srv.db.write() as db:
             await self._fenced(db)
             await table_rows.set_status(db, self.id, "closed")
+            if also is not None:
+                await also(db)
         self.timers.cancel_all()
         self.status = "closed"
         self.state_no += 1

@@ -23,6 +23,7 @@ from typing import Any
 
 from mazziere.server import protocol as P
 from mazziere.server.ports import Table
+from mazziere.server.store import audit
 from mazziere.server.table.errors import TableError
 
 
@@ -103,7 +104,7 @@ VERBS: dict[str, Verb] = {
 
 
 async def _close(t: Table, account: int, username: str, m: P.CloseTable) -> int:
-    return await t.close(m.reason)
+    return await t.close(m.reason, audit.Actor(account, username, m.address), m.note)
 
 
 OPERATOR_VERBS: dict[str, Verb] = {v.name: v for v in (Verb(P.CloseTable, _close, play=False),)}
