@@ -461,6 +461,49 @@ async def test_the_orphan_scan_reads_every_table_only_while_a_table_is_left_or_o
         await c.redis.aclose()
 
 
+@pytest.mark.skipif(not REDIS_OK, reason="needs Redis (CI has it)")
+async def test_a_takeover_is_measured_from_the_dead_owner_s_last_renewal_even_once_it_is_forgotten(
+    prefix: str,
+) -> None:
+    """How long a table went unserved is measured from its dead owner's last renewal, read
+    as its lease is taken: the dead process may be forgotten (its renewal dropped from
+    ``beat``) before the table is resumed, as it is when the resumption is slow, and the
+    takeover counts all the same. A table a live process handed over is no takeover."""
+    from types import SimpleNamespace
+
+    from mazziere.server.cluster import Cluster
+    from mazziere.server.metrics import Metrics
+
+    def server() -> SimpleNamespace:
+        return SimpleNamespace(
+            tables={}, hub=SimpleNamespace(conns={}), seating=None, metrics=Metrics()
+        )
+
+    a = Cluster(server(), REDIS, prefix, lease_seconds=LEASE)  # type: ignore[arg-type]
+    b = Cluster(server(), REDIS, prefix, lease_seconds=LEASE)  # type: ignore[arg-type]
+    count = b.server.metrics.takeover.collect()[0]  # type: ignore[attr-defined]
+    try:
+        await a.leases.announce()
+        await b.leases.announce()
+        assert await a.leases.take(7) and await a.leases.take(8)
+        await a.leases.release(8)  # handed over, a alive
+        assert await b.leases.take(8)
+        await asyncio.sleep(0.2)
+        # a dies: its heartbeat and its lease expire
+        await a.redis.delete(a.leases.lease(7), a.leases._alive(a.bus.proc))
+        assert await b.leases.take(7)
+        await b.leases.forget_processes({a.bus.proc})  # forgotten before table 7 is resumed
+        b.ownership._observe_takeover(8)
+        b.ownership._observe_takeover(7)
+        count = b.server.metrics.takeover.collect()[0]  # type: ignore[attr-defined]
+        observed = {x.name: x.value for x in count.samples}
+        assert observed["mazziere_takeover_seconds_count"] == 1
+        assert 0.2 <= observed["mazziere_takeover_seconds_sum"] < 60
+    finally:
+        await a.redis.aclose()
+        await b.redis.aclose()
+
+
 @needs_both
 def test_workers_each_listen_on_the_port_and_a_dead_one_is_started_again(
     tmp_path: Path, pg_url: str, prefix: str

@@ -11,12 +11,13 @@ import re
 from pathlib import Path
 
 from mazziere.server.store import transfers as T
-from mazziere.server.wallet.demo import Faults
+from mazziere.server.wallet.demo import DemoWallet, Faults
 
 from .live import Live
 from .test_back_office import make_staff
 from .transfer_wallet import (
     OPENING,
+    SECRET,
     casino_player,
     conserved,
     eventually,
@@ -174,11 +175,13 @@ async def test_the_wallet_restarting_mid_transfer_loses_no_cent(
         await eventually(lambda: _called(w.wallet.calls))  # applied; the answer never comes
         w.server.force_exit = True
         await w.stop()
+        down = DemoWallet(state, SECRET, OPENING)  # what it had applied, read while it is down
+        assert down.balance_of(str(account)) == OPENING - 2_000
+        down.close()
         failed = await asking
         assert failed["type"] == "error" and failed["code"] == "wallet_unavailable"
         assert live.server.tables[table].credit_session is None
-        w = await start_wallet(state, port)  # back, with what it had applied
-        assert w.wallet.balance_of(str(account)) == OPENING - 2_000
+        w = await start_wallet(state, port)  # back: the debit is cancelled, at once or soon
         await eventually(lambda: settled(live))  # the cancel gives the debit back
         assert w.wallet.balance_of(str(account)) == OPENING
         assert (await top_up(c, table, 2_500))["type"] == "table"

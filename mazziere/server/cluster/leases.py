@@ -75,8 +75,12 @@ class Leases:
         """This process's tables -> their fencing tokens."""
         self.owners: dict[int, str] = {}
         """Table -> the process that owns it, as last learned (checked again on a miss)."""
-        self.taken_from: dict[int, str] = {}
-        """Tables this process just took -> the process that held them before (if any)."""
+        self.taken_from: dict[int, tuple[str, float]] = {}
+        """Tables this process just took from a dead process -> that process and the time of
+        its last renewal on this process's event-loop clock, read as the lease was taken: the
+        takeover is measured from it once the table is resumed, by when the dead process may
+        be forgotten (its renewal dropped from ``beat``), as it is when the resumption is
+        slow."""
         self._acquire = bus.redis.register_script(ACQUIRE)
         self._renew = bus.redis.register_script(RENEW)
         self._beat = bus.redis.register_script(BEAT)
@@ -110,18 +114,25 @@ class Leases:
             self.bus.key(f"took:{table_id}"),
         ]
 
-    def _taken(self, table_id: int, got: list[Any]) -> int | None:
-        token, before = int(got[0]), text(got[1])
-        if not token:
-            return None
-        if before and before != self.bus.proc:
-            self.taken_from[table_id] = before
-        return token
+    async def _taken(self, got: dict[int, list[Any]]) -> dict[int, int]:
+        """The tokens of the leases taken among ``got`` (table -> the acquire script's answer);
+        those taken from a process that is dead are noted in :attr:`taken_from` (one round
+        trip, only when a lease had another holder; a live one handed it over)."""
+        tokens = {t: int(g[0]) for t, g in got.items() if int(g[0])}
+        before = {t: text(got[t][1]) for t in tokens}
+        before = {t: p for t, p in before.items() if p and p != self.bus.proc}
+        if before:
+            beats, now, alive = await self.beats(set(before.values()))
+            here = asyncio.get_running_loop().time()
+            for t, p in before.items():
+                if p in beats and p not in alive:
+                    self.taken_from[t] = (p, here - (now - beats[p]) / 1000)
+        return tokens
 
     async def take(self, table_id: int) -> int | None:
         """Take the lease of ``table_id`` if it is free: its new fencing token, else None."""
         got = await self._acquire(keys=self._acquire_keys(table_id), args=self._acquire_args())
-        return self._taken(table_id, got)
+        return (await self._taken({table_id: got})).get(table_id)
 
     def _acquire_args(self) -> list[Any]:
         return [self.bus.proc, self.lease_ms]
@@ -136,12 +147,7 @@ class Leases:
                     keys=self._acquire_keys(t), args=self._acquire_args(), client=pipe
                 )
             got = await pipe.execute()
-        out: dict[int, int] = {}
-        for t, g in zip(tables, got, strict=True):
-            token = self._taken(t, g)
-            if token is not None:
-                out[t] = token
-        return out
+        return await self._taken(dict(zip(tables, got, strict=True)))
 
     def hold(self, table_id: int, token: int) -> None:
         """This process serves ``table_id`` under fencing token ``token``."""

@@ -118,6 +118,7 @@ class Ownership:
             if self.leases.fences.get(table_id) != token:  # lost while it loaded
                 actor.retire()
                 return None
+            self._observe_takeover(table_id)
             self.server.tables[table_id] = actor  # messages for it waited until now
         except BaseException:
             # the table goes back at once (its lease released), not at its lease's expiry:
@@ -126,7 +127,6 @@ class Ownership:
             raise
         log.info("cluster %s took table %s: %s", self.bus.proc, table_id, report)
         await self._reconnect_seats(actor)
-        await self._observe_takeover(table_id)
         return actor
 
     async def _let_go(self, table_id: int) -> None:
@@ -135,20 +135,20 @@ class Ownership:
         with contextlib.suppress(Exception):
             await self.leases.release(table_id)
 
-    async def _observe_takeover(self, table_id: int) -> None:
-        """A table taken from a process that is dead: how long it went unserved, from that
-        process's last renewal to now (its lease, the time to find it dead, the recovery)."""
-        before = self.leases.taken_from.pop(table_id, None)
-        if before is None:
+    def _observe_takeover(self, table_id: int) -> None:
+        """A table taken from a process that is dead and resumed here: how long it went
+        unserved, from that process's last renewal to now (its lease, the time to find it
+        dead, the recovery)."""
+        taken = self.leases.taken_from.pop(table_id, None)
+        if taken is None:  # a table taken from nobody, or handed over by a live process
             return
-        beats, now, alive = await self.leases.beats({before})
-        if before in beats and before not in alive:  # a handover is not a takeover
-            seconds = max(0.0, (now - beats[before]) / 1000)
-            self.server.metrics.takeover.observe(seconds)
-            self._longest = max(self._longest, seconds)
-            self.server.metrics.takeover_longest.set(self._longest)
-            log.info("cluster %s: table %s taken over %.2f s after %s's last renewal",
-                     self.bus.proc, table_id, seconds, before)  # fmt: skip
+        before, renewed = taken
+        seconds = max(0.0, asyncio.get_running_loop().time() - renewed)
+        self.server.metrics.takeover.observe(seconds)
+        self._longest = max(self._longest, seconds)
+        self.server.metrics.takeover_longest.set(self._longest)
+        log.info("cluster %s: table %s taken over %.2f s after %s's last renewal",
+                 self.bus.proc, table_id, seconds, before)  # fmt: skip
 
     async def _row(self, table_id: int) -> Any:
         from mazziere.server.store.models import GameTable
