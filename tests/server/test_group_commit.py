@@ -164,11 +164,11 @@ async def test_fences_of_a_batch_are_checked_together_and_a_moved_table_fails_al
     assert statements and any(w in statements[0].upper() for w in (" IN ", "UNNEST"))
 
 
-def _postgresql_only(database: Database) -> None:
-    if database.is_sqlite:
-        pytest.skip("SQLite has one writer at a time: no row locks, no deadlock")
+POSTGRESQL_ONLY = pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+"""SQLite has one writer at a time: no row locks, no deadlock."""
 
 
+@POSTGRESQL_ONLY
 async def test_a_players_limit_check_leaves_the_tables_they_created_free_to_write(
     database: Database,
 ) -> None:
@@ -185,7 +185,6 @@ async def test_a_players_limit_check_leaves_the_tables_they_created_free_to_writ
 
     from mazziere.server.store import limits, table_rows
 
-    _postgresql_only(database)
     async with database.write() as db:
         acc = await accounts.sign_up(db, "ines", "correct horse", 10_000)
         row = await table_rows.create(db, "casino", "t", {}, 1, acc.id, 30.0)
@@ -198,6 +197,7 @@ async def test_a_players_limit_check_leaves_the_tables_they_created_free_to_writ
             await table_rows.check_fences(batch, [(row.id, 1)])
 
 
+@POSTGRESQL_ONLY
 async def test_a_group_commit_chosen_as_a_deadlocks_victim_is_run_again(
     database: Database,
 ) -> None:
@@ -208,7 +208,6 @@ async def test_a_group_commit_chosen_as_a_deadlocks_victim_is_run_again(
 
     from mazziere.server.store.models import Account
 
-    _postgresql_only(database)
     async with database.write() as db:
         a = (await accounts.sign_up(db, "jana", "correct horse", 0)).id
         b = (await accounts.sign_up(db, "kim", "correct horse", 0)).id
