@@ -73,8 +73,8 @@ Cursor = Annotated[int | None, Query(ge=1, le=MAX_ID)]
 
 
 class Reason(Body):
-    """Why: every back-office action that changes something says so (1-500 characters, not
-    only spaces)."""
+    """Why: every back-office action that changes something says so (1 to
+    :data:`~mazziere.server.protocol.REASON_LENGTH` characters, not only spaces)."""
 
     reason: str = Field(min_length=1, max_length=P.REASON_LENGTH, pattern=r"\S")
 

@@ -139,7 +139,7 @@ class TableActor(TableRecovery):
             return
         await self._close("abandoned")
 
-    async def close(self, reason: str, by: audit.Actor | None = None, note: str = "") -> int:
+    async def close(self, reason: str, by: audit.Actor, note: str) -> int:
         """Close the table from the back office (``reason``: ``operator``): every player
         leaves it as on an ordinary leave (a casino round finished by the default strategy,
         the credit session closed and credited), then it closes as an abandoned table does.
@@ -158,9 +158,8 @@ class TableActor(TableRecovery):
                 await self._broadcast()
 
             async def audited(db: AsyncSession) -> None:
-                if by is not None:
-                    after = {"status": "closed", "reason": note, "players_left": len(seated)}
-                    await audit.record(db, by, "table_closed", f"table:{self.id}", before, after)
+                after = {"status": "closed", "reason": note, "players_left": len(seated)}
+                await audit.record(db, by, "table_closed", f"table:{self.id}", before, after)
 
             await self._close(reason, audited)
             return len(seated)
